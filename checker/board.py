@@ -1,0 +1,137 @@
+"""Board geometry: the 37 cells, their names, neighbours, steps and edge slots.
+
+The board is the hexagon of side 4 (RULES §1, D-1).  A cell is named by a row
+letter ``a``–``g`` and a column digit ``1``–``7``; the name is valid when
+``|row - column| <= 3`` with rows numbered a=1 … g=7.
+
+Cells are plain ``int`` indices ``0``–``36`` in *board order* (a1, a2, …, g7),
+like squares in python-chess, so they compare and hash for free.  Module
+constants name every cell:
+
+>>> from checker import board
+>>> board.D4 == board.CENTRE
+True
+>>> board.name(board.D4)
+'d4'
+>>> board.parse_cell("c3") == board.C3
+True
+>>> [board.name(n) for n in board.NEIGHBOURS[board.A1]]
+['a2', 'b1', 'b2']
+>>> board.steps(board.A1, board.G7)
+6
+>>> board.EDGE_SLOTS[board.A1], board.EDGE_SLOTS[board.A2], board.EDGE_SLOTS[board.D4]
+(3, 2, 0)
+
+Everything here is computed once, at import.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+__all__ = [
+    "Cell", "CELLS", "CELL_COUNT", "NAMES", "ROWS", "CENTRE", "NEIGHBOURS",
+    "SLOTS", "EDGE_SLOTS", "STEPS", "WITHIN_2", "ROW_CELLS",
+    "name", "parse_cell", "is_cell_name", "steps", "sorted_cells",
+    "CellError",
+]
+
+Cell = int
+"""A cell is its index in board order, 0 (a1) to 36 (g7)."""
+
+ROWS = "abcdefg"
+SIDE = 4
+
+_COORDS: list[tuple[int, int]] = [
+    (r, c) for r in range(1, 8) for c in range(1, 8) if abs(r - c) <= SIDE - 1
+]
+CELL_COUNT = len(_COORDS)
+CELLS: tuple[Cell, ...] = tuple(range(CELL_COUNT))
+NAMES: tuple[str, ...] = tuple(f"{ROWS[r - 1]}{c}" for r, c in _COORDS)
+_INDEX: dict[tuple[int, int], Cell] = {rc: i for i, rc in enumerate(_COORDS)}
+_BY_NAME: dict[str, Cell] = {n: i for i, n in enumerate(NAMES)}
+
+ROW_CELLS: tuple[tuple[Cell, ...], ...] = tuple(
+    tuple(i for i, (r, _) in enumerate(_COORDS) if r == row) for row in range(1, 8)
+)
+"""The cells of each row a … g, in column order."""
+
+# The six neighbouring slots of (i, j), in the order RULES §1 lists them.
+_DIRECTIONS = ((0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, 1))
+
+SLOTS: tuple[tuple[Cell | None, ...], ...] = tuple(
+    tuple(_INDEX.get((r + dr, c + dc)) for dr, dc in _DIRECTIONS) for r, c in _COORDS
+)
+"""For each cell, its six neighbouring slots: a cell, or ``None`` for edge."""
+
+NEIGHBOURS: tuple[tuple[Cell, ...], ...] = tuple(
+    tuple(sorted(s for s in slots if s is not None)) for slots in SLOTS
+)
+"""For each cell, its neighbouring cells in board order."""
+
+EDGE_SLOTS: tuple[int, ...] = tuple(sum(s is None for s in slots) for slots in SLOTS)
+"""For each cell, how many of its six slots are edge (0, 2 or 3)."""
+
+
+def _steps(a: Cell, b: Cell) -> int:
+    (r1, c1), (r2, c2) = _COORDS[a], _COORDS[b]
+    di, dj = r1 - r2, c1 - c2
+    return max(abs(di), abs(dj), abs(di - dj))
+
+
+STEPS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_steps(a, b) for b in CELLS) for a in CELLS
+)
+"""``STEPS[a][b]`` is the hex distance between cells a and b."""
+
+WITHIN_2: tuple[tuple[Cell, ...], ...] = tuple(
+    tuple(b for b in CELLS if STEPS[a][b] <= 2) for a in CELLS
+)
+"""For each cell, the cells at most 2 steps away (itself included), board order."""
+
+
+class CellError(ValueError):
+    """A text that is not the name of a cell."""
+
+
+def name(cell: Cell) -> str:
+    """The name of a cell, e.g. ``'d4'``."""
+    return NAMES[cell]
+
+
+def is_cell_name(text: str) -> bool:
+    """True when ``text`` names a cell (case-insensitive)."""
+    return text.lower() in _BY_NAME
+
+
+def parse_cell(text: str) -> Cell:
+    """The cell named by ``text`` (case-insensitive); :class:`CellError` otherwise.
+
+    >>> parse_cell("G7")
+    36
+    """
+    try:
+        return _BY_NAME[text.lower()]
+    except (KeyError, AttributeError):
+        raise CellError(f"{text} is not a cell") from None
+
+
+def steps(a: Cell, b: Cell) -> int:
+    """Hex distance between two cells (RULES §1)."""
+    return STEPS[a][b]
+
+
+def sorted_cells(cells: Iterable[Cell]) -> list[Cell]:
+    """Cells in board order, a1 … g7."""
+    return sorted(cells)
+
+
+def names(cells: Iterable[Cell]) -> list[str]:
+    """Names of cells in board order."""
+    return [NAMES[c] for c in sorted(cells)]
+
+
+CENTRE: Cell = _BY_NAME["d4"]
+
+# Module constants A1 … G7, like chess.A1 in python-chess.
+globals().update({n.upper(): i for i, n in enumerate(NAMES)})

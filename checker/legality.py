@@ -1,0 +1,485 @@
+"""Checking a turn: one small predicate per rule id, composed into a verdict.
+
+:func:`check` judges a turn against every rule of RULES §9 that concerns it,
+in turn order, and says why:
+
+>>> from checker.position import Position
+>>> from checker.notation import parse_htn
+>>> v = check(Position.start(), parse_htn("d4 +c3"))
+>>> v.legal, v.violations
+(False, ['place.opening-restriction'])
+>>> v.summary
+"Illegal: A's first Place must be at least 1 step from the centre, and d4 is the centre."
+>>> check(Position.start(), parse_htn("c3 +d4")).legal
+True
+
+Later steps are judged even when an earlier one fails (D-14): each declared
+step's physical effect is applied where it can be, and the Shape and Echo
+are judged on the board as it then stands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from . import board
+from .board import CENTRE, NEIGHBOURS, STEPS, Cell
+from .catalogue import RULES, STEP_ECHO, STEP_GAME, STEP_MOVE, STEP_PLACE, STEP_SHAPE
+from .generate import game_over_reason, legal_shapes, mandating_shapes, place_cells, skip_applies
+from .notation import shape_to_htn, turn_to_htn
+from .play import Outcome, apply, describe_game_over
+from .position import MAX_HALF_MOVES, Position, Problem, other
+from .turn import CAPTURE, RAISE, Move, Place, Skip, Turn
+
+__all__ = ["PASSED", "FAILED", "NOT_APPLICABLE", "Check", "Verdict", "InconsistentPosition", "check"]
+
+PASSED, FAILED, NOT_APPLICABLE = "passed", "failed", "not_applicable"
+N = board.name
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One rule's judgement of a turn."""
+
+    rule: str
+    step: str
+    status: str
+    cells: tuple[str, ...]
+    message: str
+
+    @property
+    def more(self) -> str:
+        return RULES[self.rule].more
+
+    @property
+    def failed(self) -> bool:
+        return self.status == FAILED
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The answer to "is this turn legal, and why?"."""
+
+    legal: bool
+    turn: str              # the turn in canonical HTN
+    mover: str
+    summary: str
+    checks: tuple[Check, ...]
+    outcome: Outcome | None  # present exactly when the turn is legal
+
+    @property
+    def violations(self) -> list[str]:
+        return [c.rule for c in self.checks if c.status == FAILED]
+
+
+class InconsistentPosition(ValueError):
+    """The position breaks conditions of D-3; ``problems`` lists them all."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("the position is not consistent: " + "; ".join(p.message for p in problems))
+        self.problems = problems
+
+
+def _holds(stones, cell: Cell, me: str) -> str:
+    s = stones[cell]
+    if s is None:
+        return f"{N(cell)} is empty"
+    return f"{N(cell)} holds {me}'s own stone" if s == me else f"{N(cell)} holds {s}'s stone"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _list(cells: Iterable[Cell]) -> str:
+    names = board.names(cells)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class _Judge:
+    """Judges one turn.  Holds the board as it stands after each step."""
+
+    def __init__(self, pos: Position, turn: Turn):
+        self.pos = pos
+        self.turn = turn
+        self.me = pos.to_move
+        self.enemy = other(self.me)
+        self.m = pos.mover
+        self.stones = list(pos.stones)
+        self.tiers = list(pos.tiers)
+        self.locked = pos.locked
+        self.project_step = STEP_PLACE if self.m.reserve > 0 else STEP_MOVE  # D-15
+        self.checks: list[Check] = []
+
+    def add(self, rule: str, step: str, ok: bool | None, message: str, cells: Iterable[Cell] = ()) -> None:
+        status = NOT_APPLICABLE if ok is None else PASSED if ok else FAILED
+        self.checks.append(Check(rule, step, status, tuple(N(c) for c in cells), message))
+
+    # ------------------------------------------------------------ game --
+
+    def game_over(self) -> None:
+        reason = game_over_reason(self.pos)
+        if reason is None:
+            self.add("game.over", STEP_GAME, True,
+                     f"The game is not over: {self.me} is to move, {self.pos.half_moves} of "
+                     f"{MAX_HALF_MOVES} half-moves played.")
+        else:
+            self.add("game.over", STEP_GAME, False,
+                     f"The game is already over; {describe_game_over(self.pos, reason)}. No turn can be played.")
+
+    # --------------------------------------------------------- project --
+
+    def project(self) -> None:
+        p = self.turn.project
+        skip = skip_applies(self.pos)
+        if isinstance(p, Skip):
+            self.project_skip_declared(skip)
+            return
+        if isinstance(p, Place):
+            self.place(p.cell)
+        else:
+            self.move(p.src, p.dst, skip)
+        self.project_skip_not_declared(skip)
+
+    def _cooldown_text(self) -> str:
+        return f"{self.me}'s capture cooldown ({_list(self.m.cooldown)})"
+
+    def project_skip_declared(self, skip: bool) -> None:
+        me, m = self.me, self.m
+        cd = sorted(m.cooldown)
+        if skip:
+            self.add("project.skip", self.project_step, True,
+                     f"{self._cooldown_text()} leaves no cell {me} may Place on, so the Project and the Shape "
+                     f"are skipped and the cooldown clears.", cd)
+            return
+        if m.reserve < 1:
+            why = f"{me}'s reserve is empty, so the Project is a Move; only a capture cooldown can skip it"
+        elif not m.cooldown:
+            why = f"{me} has no capture cooldown, so {me} must Place"
+        else:
+            free = place_cells(self.pos)
+            if free:
+                why = (f"{self._cooldown_text()} still leaves {_plural(len(free), 'cell')} {me} may Place on "
+                       f"(for example {N(free[0])}), so {me} must Place")
+            else:
+                why = (f"no cell is free for a Place even ignoring the cooldown, so there is no skip "
+                       f"and {me} has no legal Project")
+        self.add("project.skip", self.project_step, False,
+                 f"The Project may be skipped only when the capture cooldown leaves no legal Place; {why}.", cd)
+
+    def project_skip_not_declared(self, skip: bool) -> None:
+        me, m = self.me, self.m
+        cd = sorted(m.cooldown)
+        if skip:
+            self.add("project.skip", self.project_step, False,
+                     f"The Project must be skipped: {self._cooldown_text()} leaves no cell {me} may Place on, "
+                     f"so the Project and the Shape are skipped this turn (declare skip).", cd)
+        elif not m.cooldown:
+            self.add("project.skip", self.project_step, None,
+                     f"{me} has no capture cooldown, so the Project is not skipped.")
+        else:
+            n = len(place_cells(self.pos))
+            self.add("project.skip", self.project_step, True,
+                     f"{self._cooldown_text()} leaves {_plural(n, 'cell')} {me} may Place on, so the Project "
+                     "is not skipped.", cd)
+
+    def place(self, c: Cell) -> None:
+        me, m, step, stones = self.me, self.m, self.project_step, self.stones
+        if m.reserve >= 1:
+            self.add("place.reserve", step, True, f"{me} has {_plural(m.reserve, 'stone')} in reserve.")
+        else:
+            self.add("place.reserve", step, False,
+                     f"A Place needs a stone in reserve; {me}'s reserve is empty, so the Project must be a Move.")
+        if stones[c] is None:
+            self.add("place.empty", step, True, f"{N(c)} is empty.", [c])
+        else:
+            self.add("place.empty", step, False, f"A Place needs an empty cell; {_holds(stones, c, me)}.", [c])
+        if not self.locked[c]:
+            self.add("place.unlocked", step, True, f"{N(c)} is not locked.", [c])
+        else:
+            self.add("place.unlocked", step, False,
+                     f"A locked cell can never be Placed onto; {N(c)} is locked.", [c])
+        if m.placed:
+            self.add("place.opening-restriction", step, None,
+                     f"{me} has made their first Place already; the opening restriction applies only to the "
+                     "first Place.")
+        elif c == CENTRE:
+            self.add("place.opening-restriction", step, False,
+                     f"{me}'s first Place must be at least 1 step from the centre; d4 is the centre.", [c])
+        else:
+            self.add("place.opening-restriction", step, True,
+                     f"{me}'s first Place must be at least 1 step from the centre; {N(c)} is "
+                     f"{_plural(STEPS[c][CENTRE], 'step')} from d4.", [c])
+        if not m.cooldown:
+            self.add("place.cooldown", step, None, f"{me} has no capture cooldown.")
+        else:
+            cd = sorted(m.cooldown)
+            close = [k for k in cd if STEPS[c][k] < 2]
+            rule = (f"{self._cooldown_text()}: {me}'s next Place must be at least 2 steps from every cell "
+                    f"where {me}'s stones were captured")
+            if close:
+                facts = ", ".join(f"{_plural(STEPS[c][k], 'step')} from {N(k)}" if STEPS[c][k] else f"on {N(k)} itself"
+                                  for k in close)
+                self.add("place.cooldown", step, False, f"{rule}; {N(c)} is {facts}.", [c, *close])
+            else:
+                facts = ", ".join(f"{STEPS[c][k]} from {N(k)}" for k in cd)
+                self.add("place.cooldown", step, True, f"{rule}; {N(c)} is {facts}.", [c, *cd])
+        if stones[c] is None:  # D-14: a Place puts the stone only on an empty cell
+            stones[c] = me
+
+    def move(self, a: Cell, b: Cell, skip: bool) -> None:
+        me, m, step, stones, tiers = self.me, self.m, self.project_step, self.stones, self.tiers
+        if m.reserve == 0:
+            self.add("move.reserve-empty", step, True, f"{me}'s reserve is empty, so the Project may be a Move.")
+        else:
+            extra = " (and here the capture cooldown skips the Project)" if skip else ""
+            self.add("move.reserve-empty", step, False,
+                     f"A Move is only available once the reserve is empty; {me} still has "
+                     f"{_plural(m.reserve, 'stone')} in reserve, so the Project must be a Place{extra}.")
+        own = stones[a] == me
+        if own:
+            self.add("move.own-stone", step, True, f"{N(a)} holds {me}'s stone.", [a])
+        else:
+            self.add("move.own-stone", step, False,
+                     f"A Move steps one of {me}'s own stones; {_holds(stones, a, me).replace(' own', '')}.", [a])
+        if b in NEIGHBOURS[a]:
+            self.add("move.adjacent", step, True, f"{N(b)} is a neighbour of {N(a)}.", [a, b])
+        else:
+            d = STEPS[a][b]
+            fact = f"{N(b)} is {N(a)} itself" if d == 0 else f"{N(b)} is {d} steps from {N(a)}"
+            self.add("move.adjacent", step, False,
+                     f"A Move goes to one of the six neighbouring cells; {fact}.", [a, b])
+        sb = stones[b]
+        lock_note = f" ({N(b)} is locked; a Move onto a locked cell is legal)" if self.locked[b] else ""
+        if sb is None:
+            self.add("move.destination", step, True, f"{N(b)} is empty{lock_note}.", [b])
+        elif sb == me:
+            self.add("move.destination", step, False,
+                     f"A Move can never enter a cell holding your own stone; {N(b)} holds {me}'s own stone.", [b])
+        elif tiers[b] < tiers[a]:
+            self.add("move.destination", step, True,
+                     f"{N(b)} holds {sb}'s stone on Tier {tiers[b]}, strictly lower than {N(a)}'s Tier "
+                     f"{tiers[a]}: a Move capture{lock_note}.", [a, b])
+        else:
+            self.add("move.destination", step, False,
+                     f"A Move onto an enemy stone needs its tier strictly lower than the from-cell's; "
+                     f"{N(b)} holds {sb}'s stone on Tier {tiers[b]} and {N(a)} is Tier {tiers[a]}.", [a, b])
+        if own and sb != me:  # D-14: the Move happens, removing any enemy stone there
+            stones[a] = None
+            stones[b] = me
+
+    # ----------------------------------------------------------- shape --
+
+    def shape(self) -> None:
+        turn, me, m = self.turn, self.me, self.m
+        if isinstance(turn.project, Skip):
+            if turn.shape is None:
+                self.add("shape.skipped", STEP_SHAPE, True,
+                         "The Project is skipped, so the Shape is skipped too.")
+            else:
+                s = turn.shape
+                self.add("shape.skipped", STEP_SHAPE, False,
+                         f"When the Project is skipped the Shape is skipped too; {shape_to_htn(s)} was given.",
+                         [s.cell])
+            return
+        landing = turn.landing
+        tiers, stones, locked = self.tiers, self.stones, self.locked
+        if turn.shape is None:
+            options = legal_shapes(tiers, locked, landing, m.lowers_left)
+            mandating = mandating_shapes(options, stones, me)
+            if mandating:
+                first = min(mandating, key=lambda sh: (STEPS[landing][sh.cell], sh.cell))
+                c = first.cell
+                where = "the landing cell itself" if c == landing else \
+                    f"{_plural(STEPS[landing][c], 'step')} from the landing cell {N(landing)}"
+                occupant = "empty" if stones[c] is None else f"holding {stones[c]}'s stone"
+                more = f"; {len(mandating)} such Shapes in all" if len(mandating) > 1 else ""
+                self.add("shape.mandate", STEP_SHAPE, False,
+                         f"The Shape may be left out only when no legal Shape targets a cell not occupied by "
+                         f"{me}'s own stone; {shape_to_htn(first)} is legal ({N(c)}: {where}, Tier {tiers[c]}, "
+                         f"unlocked, {occupant}){more}.", [c])
+            else:
+                why = (f"every cell within 2 steps of {N(landing)} that is not occupied by {me}'s own stone is "
+                       f"locked{', or Tier 2 with no lowers left' if m.lowers_left == 0 else ''}")
+                if options:
+                    why += f" (the {_plural(len(options), 'legal Shape')} all target {me}'s own stones)"
+                self.add("shape.mandate", STEP_SHAPE, True,
+                         f"No legal Shape targets a cell that is not occupied by {me}'s own stone ({why}), "
+                         "so the Shape may be left out.", [landing])
+            return
+        s = turn.shape
+        c = s.cell
+        d = STEPS[landing][c]
+        if d <= 2:
+            at = "is the landing cell" if d == 0 else f"is {_plural(d, 'step')} from the landing cell {N(landing)}"
+            self.add("shape.range", STEP_SHAPE, True, f"{N(c)} {at} (at most 2).", [c, landing])
+        else:
+            self.add("shape.range", STEP_SHAPE, False,
+                     f"A Shape must be within 2 steps of the landing cell {N(landing)}; {N(c)} is {d} steps "
+                     "from it.", [c, landing])
+        if not locked[c]:
+            self.add("shape.unlocked", STEP_SHAPE, True, f"{N(c)} is not locked.", [c])
+        else:
+            self.add("shape.unlocked", STEP_SHAPE, False, f"A locked cell can never be Shaped; {N(c)} is locked.", [c])
+        t = tiers[c]
+        raise_ = s.kind == RAISE
+        if raise_:
+            tier_ok = t < 2
+            if tier_ok:
+                self.add("shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the raise makes it Tier {t + 1}.", [c])
+            else:
+                self.add("shape.tier-limit", STEP_SHAPE, False,
+                         f"A raise needs Tier 0 or 1; {N(c)} is already Tier {t}.", [c])
+            self.add("shape.lowering-budget", STEP_SHAPE, None,
+                     f"A raise does not use the lowering budget ({me} has {m.lowers_left} of 6 lowers left).")
+        else:
+            tier_ok = t > 0
+            if tier_ok:
+                self.add("shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the lower makes it Tier {t - 1}.", [c])
+            else:
+                self.add("shape.tier-limit", STEP_SHAPE, False, f"A lower needs Tier 1 or 2; {N(c)} is Tier 0.", [c])
+            if m.lowers_left >= 1:
+                self.add("shape.lowering-budget", STEP_SHAPE, True,
+                         f"{me} has {m.lowers_left} of 6 lowers left; this lower uses one, leaving "
+                         f"{m.lowers_left - 1}.")
+            else:
+                self.add("shape.lowering-budget", STEP_SHAPE, False,
+                         f"A lower needs at least 1 lower left; {me} has used the whole lowering budget "
+                         "(0 of 6 lowers left).")
+        if not locked[c] and tier_ok:  # D-14: the Shape changes the tier when it can
+            tiers[c] = t + 1 if raise_ else t - 1
+
+    # ------------------------------------------------------------ echo --
+
+    def echo(self) -> None:
+        e, me, m = self.turn.echo, self.me, self.m
+        if e is None:
+            self.add("echo.charge", STEP_ECHO, None,
+                     f"No Echo was declared; the Echo is optional ({me} has {_plural(m.charges, 'charge')} left).")
+            return
+        if m.charges >= 1:
+            self.add("echo.charge", STEP_ECHO, True,
+                     f"{me} has {_plural(m.charges, 'charge')}; the Echo spends one, leaving {m.charges - 1}.")
+        else:
+            self.add("echo.charge", STEP_ECHO, False,
+                     f"An Echo needs a charge; {me} has none left, and charges never come back.")
+        if e.kind == CAPTURE:
+            self.echo_capture(e.cell)
+        else:
+            self.echo_lock(e.cell)
+
+    def echo_capture(self, c: Cell) -> None:
+        me, enemy, stones, tiers = self.me, self.enemy, self.stones, self.tiers
+        if stones[c] == enemy:
+            self.add("echo-capture.enemy", STEP_ECHO, True, f"{N(c)} holds {enemy}'s stone.", [c])
+        else:
+            self.add("echo-capture.enemy", STEP_ECHO, False,
+                     f"An Echo-Capture targets an enemy stone; {_holds(stones, c, me)}.", [c])
+        empty = [n for n in NEIGHBOURS[c] if stones[n] is None]
+        if not empty:
+            self.add("echo-capture.sealed", STEP_ECHO, True, f"{N(c)} has no empty neighbouring cell.", [c])
+        else:
+            self.add("echo-capture.sealed", STEP_ECHO, False,
+                     f"An Echo-Capture target must have no empty neighbouring cell; {N(c)} has "
+                     f"{'an empty neighbour' if len(empty) == 1 else 'empty neighbours'}: {_list(empty)}.",
+                     [c, *empty])
+        t = tiers[c]
+        if t >= 1:
+            self.add("echo-capture.tier", STEP_ECHO, True, f"{N(c)} is Tier {t}.", [c])
+        else:
+            self.add("echo-capture.tier", STEP_ECHO, False,
+                     f"An Echo-Capture target must stand on Tier 1 or 2; {N(c)} is Tier 0.", [c])
+        mine = [n for n in NEIGHBOURS[c] if stones[n] == me]
+        if mine:
+            self.add("echo-capture.contact", STEP_ECHO, True,
+                     f"{me}'s stone{'s' if len(mine) > 1 else ''} on {_list(mine)} "
+                     f"{'are' if len(mine) > 1 else 'is'} adjacent to {N(c)}.", [c, *mine])
+        else:
+            self.add("echo-capture.contact", STEP_ECHO, False,
+                     f"An Echo-Capture needs at least one of {me}'s stones adjacent to the target; none of "
+                     f"{N(c)}'s neighbours holds one.", [c])
+
+    def echo_lock(self, c: Cell) -> None:
+        me, m, stones, tiers = self.me, self.m, self.stones, self.tiers
+        if not m.echo_lock_used:
+            self.add("echo-lock.once", STEP_ECHO, True, f"{me} has not Echo-Locked before in this game.")
+        else:
+            self.add("echo-lock.once", STEP_ECHO, False,
+                     f"Each player may Echo-Lock once per game; {me} has already used the Echo-Lock.")
+        if stones[c] == me:
+            self.add("echo-lock.own-stone", STEP_ECHO, True, f"{N(c)} holds {me}'s stone.", [c])
+        else:
+            self.add("echo-lock.own-stone", STEP_ECHO, False,
+                     f"An Echo-Lock targets a cell occupied by {me}'s own stone; "
+                     f"{_holds(stones, c, me)}.", [c])
+        t = tiers[c]
+        if t == 2:
+            self.add("echo-lock.tier", STEP_ECHO, True, f"{N(c)} is Tier 2.", [c])
+        else:
+            self.add("echo-lock.tier", STEP_ECHO, False, f"An Echo-Lock needs a Tier-2 cell; {N(c)} is Tier {t}.", [c])
+        if not self.locked[c]:
+            self.add("echo-lock.unlocked", STEP_ECHO, True, f"{N(c)} is not locked yet.", [c])
+        else:
+            self.add("echo-lock.unlocked", STEP_ECHO, False,
+                     f"An Echo-Lock target must not be locked already; {N(c)} is locked.", [c])
+
+
+def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
+    me = pos.to_move
+    p, s, e = turn
+    if isinstance(p, Place):
+        parts = [f"{me} Places on {N(p.cell)}"]
+    elif isinstance(p, Move):
+        parts = [f"{me} Moves {N(p.src)} to {N(p.dst)}"]
+    else:
+        parts = [f"{me} skips the Project and the Shape (capture cooldown)"]
+    if s is not None:
+        parts.append(f"{s.kind}s {N(s.cell)}")
+    if e is not None:
+        parts.append(f"{'Echo-Captures' if e.kind == CAPTURE else 'Echo-Locks'} {N(e.cell)}")
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    captured = [c for ev in outcome.events if ev.type == "capture" for c in ev.cells]
+    if captured:
+        text += f", capturing {', '.join(captured)}"
+    g = outcome.game
+    if g.over:
+        ending = "a draw" if g.result == "draw" else f"{g.result} wins"
+        text += f"; the game ends: {ending} ({g.reason})"
+    return f"Legal: {text}."
+
+
+def _clause(message: str) -> str:
+    return message.rstrip(".").replace("; ", ", and ", 1)
+
+
+def check(position: Position, turn: Turn, history: Iterable[Position] | None = None,
+          *, validate: bool = True) -> Verdict:
+    """Judge ``turn`` played from ``position``.
+
+    ``history`` is the game's earlier positions, oldest first, not including
+    ``position``; without it repetition and threefold are reported as not
+    evaluated.  Raises :class:`InconsistentPosition` when the position breaks
+    D-3 (pass ``validate=False`` when the caller has checked already).
+    """
+    if validate:
+        problems = position.problems()
+        if problems:
+            raise InconsistentPosition(problems)
+    judge = _Judge(position, turn)
+    judge.game_over()
+    judge.project()
+    judge.shape()
+    judge.echo()
+    checks = tuple(judge.checks)
+    failed = [c for c in checks if c.status == FAILED]
+    htn = turn_to_htn(turn, position)
+    if failed:
+        summary = f"Illegal: {_clause(failed[0].message)}."
+        if len(failed) > 1:
+            rest = [c.rule for c in failed[1:]]
+            summary = summary[:-1] + f"; also failed: {', '.join(rest)}."
+        return Verdict(False, htn, position.to_move, summary, checks, None)
+    history = list(history) if history is not None else None
+    outcome = apply(position, turn, history)
+    return Verdict(True, htn, position.to_move, _describe_legal(position, turn, outcome), checks, outcome)

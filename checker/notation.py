@@ -1,0 +1,272 @@
+"""Text notation (RULES §10): HPN for positions, HTN for turns.
+
+Parse and emit, with canonical output:
+
+>>> from checker.notation import parse_hpn, position_to_hpn, parse_htn, turn_to_htn
+>>> start = parse_hpn("0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0")
+>>> position_to_hpn(start)
+'0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0'
+>>> turn_to_htn(parse_htn("C3  +D4"))
+'c3 +d4'
+
+A text that does not parse raises :class:`NotationError`, whose message says
+what was expected and where:
+
+>>> parse_htn("c3 +h9")
+Traceback (most recent call last):
+...
+checker.notation.NotationError: '+h9': h9 is not a cell
+"""
+
+from __future__ import annotations
+
+from . import board
+from .board import Cell, CellError
+from .position import PLAYERS, PlayerState, Position, other
+from .turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Skip, Turn
+
+__all__ = ["NotationError", "parse_hpn", "position_to_hpn", "key_hpn",
+           "parse_htn", "turn_to_htn", "project_to_htn", "shape_to_htn", "echo_to_htn",
+           "parse_cell_list"]
+
+START_HPN = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
+_MAX_DIGITS = 9  # larger numbers are refused as text; no count in a game comes close
+
+
+class NotationError(ValueError):
+    """An HPN or HTN text that does not parse.
+
+    ``message`` says what was expected; ``where`` names the part of the text
+    (a field, a row, a token) at fault.
+    """
+
+    def __init__(self, message: str, where: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.where = where
+
+
+# ---------------------------------------------------------------- HPN ------
+
+_PLAYER_FIELDS = ("reserve", "charges", "lowers_left", "captures", "raises", "flags", "cooldown")
+
+
+def _number(text: str, what: str, where: str) -> int:
+    if not text.isascii() or not text.isdigit():
+        raise NotationError(f"{what} must be a whole number, not {text!r}", where)
+    if len(text) > _MAX_DIGITS:
+        raise NotationError(f"{what} {text} is too large", where)
+    return int(text)
+
+
+def parse_cell_list(text: str, where: str) -> frozenset[Cell]:
+    """``-`` or comma-separated cells, no repeats (a cooldown)."""
+    if text == "-":
+        return frozenset()
+    cells: list[Cell] = []
+    for part in text.split(","):
+        try:
+            cell = board.parse_cell(part)
+        except CellError:
+            raise NotationError(f"{part!r} in the cooldown {text!r} is not a cell", where) from None
+        if cell in cells:
+            raise NotationError(f"{board.name(cell)} is repeated in the cooldown {text!r}", where)
+        cells.append(cell)
+    return frozenset(cells)
+
+
+def _parse_player(text: str, who: str) -> PlayerState:
+    where = f"player {who}"
+    parts = text.split(":")
+    if len(parts) != 7:
+        raise NotationError(
+            f"player {who} {text!r} has {len(parts)} ':'-separated parts, expected 7 "
+            "(reserve:charges:lowers_left:captures:raises:flags:cooldown)", where)
+    numbers = [_number(p, f"{who}'s {name}", where) for p, name in zip(parts[:5], _PLAYER_FIELDS)]
+    flags = parts[5]
+    if flags not in ("-", "P", "L", "PL"):
+        raise NotationError(
+            f"{who}'s flags {flags!r} must be '-', 'P', 'L' or 'PL' (P before L)", where)
+    cooldown = parse_cell_list(parts[6], where)
+    return PlayerState(*numbers, placed="P" in flags, echo_lock_used="L" in flags,
+                       cooldown=cooldown)
+
+
+def _parse_board(text: str) -> tuple[list[int], list[str | None], list[bool]]:
+    rows = text.split("/")
+    if len(rows) != 7:
+        raise NotationError(f"the board has {len(rows)} rows, expected 7 (rows a to g separated by '/')",
+                            "board")
+    tiers: list[int] = []
+    stones: list[str | None] = []
+    locked: list[bool] = []
+    for row_letter, row_text, row_cells in zip(board.ROWS, rows, board.ROW_CELLS):
+        where = f"row {row_letter}"
+        n = 0
+        i = 0
+        while i < len(row_text):
+            ch = row_text[i]
+            if ch not in "012":
+                cell_hint = (f" (cell {board.name(row_cells[n])})" if n < len(row_cells) else "")
+                if ch.isdigit():
+                    raise NotationError(f"row {row_letter}{cell_hint}: tier {ch} is not 0, 1 or 2", where)
+                raise NotationError(
+                    f"row {row_letter}{cell_hint}: expected a tier digit 0, 1 or 2, found {ch!r}", where)
+            tier = ord(ch) - 48
+            i += 1
+            stone = None
+            if i < len(row_text) and row_text[i] in "AB":
+                stone = row_text[i]
+                i += 1
+            lock = False
+            if i < len(row_text) and row_text[i] == "*":
+                lock = True
+                i += 1
+            tiers.append(tier)
+            stones.append(stone)
+            locked.append(lock)
+            n += 1
+        if n != len(row_cells):
+            raise NotationError(f"row {row_letter} has {n} cells, expected {len(row_cells)}", where)
+    return tiers, stones, locked
+
+
+def parse_hpn(text: str) -> Position:
+    """Parse an HPN position.  Raises :class:`NotationError`.
+
+    The result is not checked for consistency: see :meth:`Position.problems`.
+    """
+    if not isinstance(text, str):
+        raise NotationError("an HPN position must be a string", "position")
+    fields = text.split()
+    if len(fields) != 5:
+        raise NotationError(
+            f"an HPN position has 5 space-separated fields (board, to-move, A, B, half-moves); "
+            f"found {len(fields)}", "position")
+    tiers, stones, locked = _parse_board(fields[0])
+    to_move = fields[1]
+    if to_move not in PLAYERS:
+        raise NotationError(f"the player to move must be A or B, not {to_move!r}", "to-move")
+    a = _parse_player(fields[2], "A")
+    b = _parse_player(fields[3], "B")
+    half_moves = _number(fields[4], "the half-move count", "half-moves")
+    return Position(tiers, stones, locked, to_move, half_moves, {"A": a, "B": b})
+
+
+def _board_to_hpn(pos: Position) -> str:
+    rows = []
+    for row_cells in board.ROW_CELLS:
+        parts = []
+        for c in row_cells:
+            s = pos.stones[c]
+            parts.append(f"{pos.tiers[c]}{s or ''}{'*' if pos.locked[c] else ''}")
+        rows.append("".join(parts))
+    return "/".join(rows)
+
+
+def _player_to_hpn(ps: PlayerState, with_cooldown: bool = True) -> str:
+    flags = ("P" if ps.placed else "") + ("L" if ps.echo_lock_used else "") or "-"
+    head = f"{ps.reserve}:{ps.charges}:{ps.lowers_left}:{ps.captures}:{ps.raises}:{flags}"
+    if not with_cooldown:
+        return head
+    cooldown = ",".join(board.names(ps.cooldown)) or "-"
+    return f"{head}:{cooldown}"
+
+
+def position_to_hpn(pos: Position) -> str:
+    """The canonical HPN of a position (cooldown cells in board order)."""
+    return (f"{_board_to_hpn(pos)} {pos.to_move} {_player_to_hpn(pos.player('A'))} "
+            f"{_player_to_hpn(pos.player('B'))} {pos.half_moves}")
+
+
+def key_hpn(pos: Position) -> str:
+    """The repetition key as text: the HPN without the cooldowns and the
+    half-move field (RULES §10)."""
+    return (f"{_board_to_hpn(pos)} {pos.to_move} {_player_to_hpn(pos.player('A'), False)} "
+            f"{_player_to_hpn(pos.player('B'), False)}")
+
+
+# ---------------------------------------------------------------- HTN ------
+
+_PROJECT_HELP = "a Project: a cell such as c3 (Place), c3-c4 or c3xc4 (Move), or skip"
+
+
+def _cell(token: str, text: str) -> Cell:
+    try:
+        return board.parse_cell(text)
+    except CellError:
+        raise NotationError(f"{token!r}: {text} is not a cell", token) from None
+
+
+def _parse_project(token: str):
+    low = token.lower()
+    if low == "skip":
+        return Skip()
+    if low[0] in "+-*#":
+        raise NotationError(f"{token!r}: a turn starts with {_PROJECT_HELP}", token)
+    cut = next((i for i, ch in enumerate(low) if ch in "-x"), None)
+    if cut is None:
+        if not (low[0].isalpha() and low[1:].isdigit()):
+            raise NotationError(f"{token!r}: expected {_PROJECT_HELP}", token)
+        return Place(_cell(token, low))
+    src, dst = low[:cut], low[cut + 1:]
+    if not src or not dst:
+        raise NotationError(f"{token!r}: a Move names two cells, such as c3-c4", token)
+    return Move(_cell(token, src), _cell(token, dst))
+
+
+def parse_htn(text: str) -> Turn:
+    """Parse an HTN turn: the Project, then the Shape if any, then the Echo if
+    any.  Raises :class:`NotationError`."""
+    if not isinstance(text, str):
+        raise NotationError("an HTN turn must be a string", "turn")
+    tokens = text.split()
+    if not tokens:
+        raise NotationError(f"the turn is empty: expected {_PROJECT_HELP}", "turn")
+    project = _parse_project(tokens[0])
+    shape = echo = None
+    for token in tokens[1:]:
+        mark, rest = token[0], token[1:]
+        if mark in "+-":
+            if echo is not None:
+                raise NotationError(f"{token!r}: the Shape comes before the Echo", token)
+            if shape is not None:
+                raise NotationError(f"{token!r}: a turn has at most one Shape", token)
+            shape = Shape(RAISE if mark == "+" else LOWER, _cell(token, rest))
+        elif mark in "*#":
+            if echo is not None:
+                raise NotationError(f"{token!r}: a turn has at most one Echo", token)
+            echo = Echo(CAPTURE if mark == "*" else LOCK, _cell(token, rest))
+        else:
+            raise NotationError(
+                f"{token!r}: expected a Shape (+cell raise, -cell lower) or an Echo "
+                "(*cell Echo-Capture, #cell Echo-Lock)", token)
+    return Turn(project, shape, echo)
+
+
+def project_to_htn(project, pos: Position | None = None) -> str:
+    if isinstance(project, Place):
+        return board.name(project.cell)
+    if isinstance(project, Move):
+        capture = pos is not None and pos.stones[project.dst] == other(pos.to_move)
+        return f"{board.name(project.src)}{'x' if capture else '-'}{board.name(project.dst)}"
+    return "skip"
+
+
+def shape_to_htn(shape: Shape) -> str:
+    return ("+" if shape.kind == RAISE else "-") + board.name(shape.cell)
+
+
+def echo_to_htn(echo: Echo) -> str:
+    return ("*" if echo.kind == CAPTURE else "#") + board.name(echo.cell)
+
+
+def turn_to_htn(turn: Turn, pos: Position | None = None) -> str:
+    """Canonical HTN.  Given the position the turn is played from, a Move onto
+    an enemy stone is written with ``x``."""
+    parts = [project_to_htn(turn.project, pos)]
+    if turn.shape is not None:
+        parts.append(shape_to_htn(turn.shape))
+    if turn.echo is not None:
+        parts.append(echo_to_htn(turn.echo))
+    return " ".join(parts)

@@ -1,0 +1,405 @@
+"""Applying a legal turn: the new position, the events, the capture checks'
+weighing and the end of the game (RULES §4–§8).
+
+>>> from checker.position import Position
+>>> from checker.notation import parse_htn, position_to_hpn
+>>> out = apply(Position.start(), parse_htn("c3 +d4"), history=[])
+>>> position_to_hpn(out.position)
+'0000/00000/000A000/0001000/000000/00000/0000 B 6:3:6:0:1:P:- 7:3:6:0:0:-:- 1'
+>>> [e.type for e in out.events]
+['first_place']
+>>> out.game.over, out.game.repetition
+(False, 'evaluated')
+
+:func:`apply` assumes the turn is legal (see :func:`checker.legality.check`,
+which calls it for a legal turn).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from . import board
+from .board import NEIGHBOURS, SLOTS, Cell
+from .catalogue import LINKS
+from .generate import has_legal_project, legal_moves, network_group, place_cells
+from .position import MAX_HALF_MOVES, Position, other
+from .turn import CAPTURE, LOCK, RAISE, Move, Place, Skip, Turn
+
+__all__ = ["Term", "Weighing", "Event", "TiebreakFigures", "GameResult", "Outcome",
+           "apply", "weigh_encirclement", "weigh_echo_capture", "end_of_game",
+           "describe_game_over", "tiebreak_figures"]
+
+N = board.name
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One slot's part in a capture sum.  ``kind`` is ``'stone'`` (a mover's
+    stone, counting its tier), ``'edge'`` (counting tier + 1) or ``'wall'``
+    (an enemy stone counting like edge, in an Echo-Capture check)."""
+
+    kind: str
+    value: int
+    cell: str | None = None
+
+    def text(self) -> str:
+        if self.kind == "stone":
+            return f"{self.value} ({self.cell})"
+        if self.kind == "edge":
+            return f"{self.value} (edge)"
+        return f"{self.value} (wall {self.cell})"
+
+
+@dataclass(frozen=True, slots=True)
+class Weighing:
+    """A sealed stone on tier >= 1, weighed by a capture check."""
+
+    check: str            # "encirclement" or "echo"
+    cell: str
+    owner: str
+    tier: int
+    terms: tuple[Term, ...]
+    sum: int
+    threshold: int
+    captured: bool
+
+    @property
+    def message(self) -> str:
+        what = "encirclement" if self.check == "encirclement" else "the Echo-Capture check"
+        arith = " + ".join(t.text() for t in self.terms)
+        if self.captured:
+            verdict = f"{self.sum} > {self.threshold} (6 × Tier {self.tier}): captured"
+        else:
+            verdict = f"{self.sum} is not more than {self.threshold} (6 × Tier {self.tier}): not captured"
+        return (f"{self.owner}'s stone on {self.cell} (Tier {self.tier}), weighed by {what}: "
+                f"{arith} = {verdict}.")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something a turn did.  ``type`` is ``'capture'`` (with ``kind``
+    ``'move'``, ``'encirclement'`` or ``'echo'``), ``'lock'``,
+    ``'cooldown_set'``, ``'cooldown_cleared'`` or ``'first_place'``."""
+
+    type: str
+    player: str
+    cells: tuple[str, ...]
+    message: str
+    more: str
+    kind: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TiebreakFigures:
+    """A player's four tiebreak figures, in the order they are compared."""
+
+    stones_on_unlocked_tier2: int
+    tier_sum: int
+    captures: int
+    raises: int
+
+    def as_tuple(self) -> tuple[int, int, int, int]:
+        return (self.stones_on_unlocked_tier2, self.tier_sum, self.captures, self.raises)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    over: bool
+    result: str | None        # "A", "B", "draw" or None
+    reason: str | None        # takeover, network, strangle, repetition, threefold, tiebreak
+    message: str
+    repetition: str           # "evaluated" or "not_evaluated"
+    tiebreak: dict[str, TiebreakFigures] | None = None
+    more: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    position: Position
+    events: tuple[Event, ...]
+    capture_check: tuple[Weighing, ...]
+    game: GameResult
+
+
+# ------------------------------------------------------------ capture ------
+
+def weigh_encirclement(stones: Sequence[str | None], tiers: Sequence[int], mover: str) -> list[Weighing]:
+    """The normal capture check (RULES §7): every opponent stone on tier >= 1
+    whose six slots are all edge or the mover's stones, weighed on this board."""
+    enemy = other(mover)
+    out = []
+    for c in board.CELLS:
+        t = tiers[c]
+        if stones[c] != enemy or t < 1:
+            continue
+        slots = SLOTS[c]
+        if not all(s is None or stones[s] == mover for s in slots):
+            continue
+        terms = tuple(Term("edge", t + 1) if s is None else Term("stone", tiers[s], N(s))
+                      for s in slots)
+        total = sum(x.value for x in terms)
+        out.append(Weighing("encirclement", N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
+    return out
+
+
+def echo_group(stones: Sequence[str | None], target: Cell) -> list[Cell]:
+    """The target and every stone of its owner connected to it through
+    adjacent stones of that owner, in board order."""
+    owner = stones[target]
+    group, todo = {target}, [target]
+    while todo:
+        c = todo.pop()
+        for n in NEIGHBOURS[c]:
+            if n not in group and stones[n] == owner:
+                group.add(n)
+                todo.append(n)
+    return sorted(group)
+
+
+def weigh_echo_capture(stones: Sequence[str | None], tiers: Sequence[int], mover: str,
+                       target: Cell) -> list[Weighing]:
+    """The Echo-Capture check (D-10) on the board the normal check left:
+    every member of the target's group on tier >= 1 with no empty neighbouring
+    cell, enemy neighbours counting like edge.  Empty when the target is gone."""
+    enemy = other(mover)
+    if stones[target] != enemy:
+        return []
+    out = []
+    for c in echo_group(stones, target):
+        t = tiers[c]
+        slots = SLOTS[c]
+        if t < 1 or any(s is not None and stones[s] is None for s in slots):
+            continue
+        terms = tuple(Term("edge", t + 1) if s is None
+                      else Term("wall", t + 1, N(s)) if stones[s] == enemy
+                      else Term("stone", tiers[s], N(s)) for s in slots)
+        total = sum(x.value for x in terms)
+        out.append(Weighing("echo", N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
+    return out
+
+
+# --------------------------------------------------------- end of game ------
+
+def tiebreak_figures(pos: Position, who: str) -> TiebreakFigures:
+    stones, tiers, locked = pos.stones, pos.tiers, pos.locked
+    mine = [c for c in board.CELLS if stones[c] == who]
+    ps = pos.player(who)
+    return TiebreakFigures(sum(1 for c in mine if tiers[c] == 2 and not locked[c]),
+                           sum(tiers[c] for c in mine), ps.captures, ps.raises)
+
+
+_TIEBREAK_WORDS = ("stones on unlocked tier-2 cells", "sum of tiers under their stones",
+                   "captures", "raises")
+_TIEBREAK_WINS = ("more stones on unlocked tier-2 cells", "the higher sum of tiers under their stones",
+                  "more captures", "more raises")
+
+
+def _tiebreak(pos: Position) -> tuple[str, str, dict[str, TiebreakFigures]]:
+    figs = {"A": tiebreak_figures(pos, "A"), "B": tiebreak_figures(pos, "B")}
+    a, b = figs["A"].as_tuple(), figs["B"].as_tuple()
+    head = f"The half-move cap is reached ({MAX_HALF_MOVES} half-moves) and the tiebreak decides: "
+    for i, wins in enumerate(_TIEBREAK_WINS):
+        if a[i] != b[i]:
+            winner = "A" if a[i] > b[i] else "B"
+            level = ", ".join(f"{w} ({a[j]} each)" for j, w in enumerate(_TIEBREAK_WORDS[:i]))
+            lead = f"level on {level}; then " if level else ""
+            return winner, (f"{head}{lead}{winner} has {wins} ({max(a[i], b[i])} to {min(a[i], b[i])}). "
+                            f"{winner} wins."), figs
+    level = ", ".join(f"{w} {a[j]}" for j, w in enumerate(_TIEBREAK_WORDS))
+    return "draw", f"{head}level on every figure ({level} each): a draw.", figs
+
+
+def _no_project_text(pos: Position) -> str:
+    who = pos.to_move
+    if pos.mover.reserve > 0:
+        return f"{who} has {pos.mover.reserve} stones in reserve but no cell they may Place on"
+    return f"{who}'s reserve is empty and none of {who}'s stones has a legal Move"
+
+
+def describe_game_over(pos: Position, reason: str) -> str:
+    """Why a position accepts no turn, in words (for ``game.over``)."""
+    if reason == "takeover":
+        who = "A" if pos.player("A").captures >= 6 else "B"
+        return f"{who} has captured {pos.player(who).captures} enemy stones (Takeover: 6 or more)"
+    if reason == "network":
+        who = other(pos.to_move)
+        group = network_group(pos.stones, pos.tiers, who)
+        return (f"{who}, who moved last, has a Network: {len(group)} stones on tier-2 cells "
+                f"form one connected group ({', '.join(N(c) for c in group)})")
+    if reason == "strangle":
+        return f"{_no_project_text(pos)} (Strangle)"
+    return f"all {MAX_HALF_MOVES} half-moves have been played (half-move cap); the tiebreak decided the game"
+
+
+def end_of_game(before: Position, after: Position, skipped: bool,
+                history: Iterable[Position] | None) -> GameResult:
+    """The end-of-game checks after a turn from ``before`` to ``after``, in
+    the order of RULES §8 (D-11).  ``history`` is the game's earlier positions
+    (not including ``before``); ``None`` means repetition and threefold
+    cannot be evaluated."""
+    me = before.to_move
+    enemy = other(me)
+    evaluated = history is not None
+    rep = "evaluated" if evaluated else "not_evaluated"
+    note = "" if evaluated else (" Repetition and threefold were not evaluated: the request has no history.")
+
+    captures = after.player(me).captures
+    if captures >= 6:
+        return GameResult(True, me, "takeover",
+                          f"{me} wins by Takeover: {me} has captured {captures} enemy stones (6 or more).",
+                          rep, more=LINKS["takeover"])
+    group = network_group(after.stones, after.tiers, me)
+    if len(group) >= 5:
+        return GameResult(True, me, "network",
+                          f"{me} wins by Network: {len(group)} of {me}'s stones on tier-2 cells form one "
+                          f"connected group ({', '.join(N(c) for c in group)}).", rep, more=LINKS["network"])
+    if not has_legal_project(after):
+        return GameResult(True, me, "strangle",
+                          f"{me} wins by Strangle: {enemy} begins their turn with no legal Project "
+                          f"({_no_project_text(after)}).", rep, more=LINKS["strangle"])
+    if evaluated:
+        key = after.key()
+        earlier = [p.key() for p in history] + [before.key()]
+        seen = earlier.count(key)
+        if seen and not skipped:
+            return GameResult(True, enemy, "repetition",
+                              f"{me} loses by repetition: the turn recreates a position that occurred earlier "
+                              f"in the game. {enemy} wins.", rep, more=LINKS["game-end"])
+        if seen + 1 >= 3:
+            return GameResult(True, "draw", "threefold",
+                              f"Draw by threefold repetition: this position, with {enemy} to move, has now "
+                              f"occurred {seen + 1} times.", rep, more=LINKS["game-end"])
+    if after.half_moves >= MAX_HALF_MOVES:
+        result, msg, figs = _tiebreak(after)
+        return GameResult(True, result, "tiebreak", msg + note, rep, figs, LINKS["game-end"])
+    return GameResult(False, None, None,
+                      f"The game goes on: {enemy} is to move ({after.half_moves} of {MAX_HALF_MOVES} "
+                      f"half-moves played).{note}", rep)
+
+
+# -------------------------------------------------------------- apply ------
+
+def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) -> Outcome:
+    """Play a legal ``turn`` from ``pos``: the new position, the events in
+    order, every weighing of the capture checks and the end of the game."""
+    me = pos.to_move
+    enemy = other(me)
+    m, e = pos.player(me), pos.player(enemy)
+    stones = list(pos.stones)
+    tiers = list(pos.tiers)
+    locked = list(pos.locked)
+    p, shape, echo = turn
+    captured: dict[str, list[Cell]] = {"move": [], "encirclement": [], "echo": []}
+    m_reserve, m_charges, m_lowers, m_raises = m.reserve, m.charges, m.lowers_left, m.raises
+    m_placed, m_lock = m.placed, m.echo_lock_used
+    cleared = m.cooldown
+    first_place = None
+
+    # Step 1: Project (a Place or a skip clears the mover's cooldown)
+    if isinstance(p, Place):
+        stones[p.cell] = me
+        m_reserve -= 1
+        if not m_placed:
+            first_place = p.cell
+        m_placed = True
+    elif isinstance(p, Move):
+        cleared = frozenset()
+        if stones[p.dst] == enemy:
+            captured["move"].append(p.dst)
+        stones[p.src] = None
+        stones[p.dst] = me
+    # Step 2: Shape
+    if shape is not None:
+        if shape.kind == RAISE:
+            tiers[shape.cell] += 1
+            m_raises += 1
+        else:
+            tiers[shape.cell] -= 1
+            m_lowers -= 1
+    # Step 3: Echo
+    if echo is not None:
+        m_charges -= 1
+        if echo.kind == LOCK:
+            locked[echo.cell] = True
+            m_lock = True
+    # The capture checks: the normal one, then the Echo-Capture's.
+    weighings = weigh_encirclement(stones, tiers, me)
+    for w in weighings:
+        if w.captured:
+            c = board.parse_cell(w.cell)
+            captured["encirclement"].append(c)
+    for c in captured["encirclement"]:
+        stones[c] = None
+    target_gone = False
+    if echo is not None and echo.kind == CAPTURE:
+        target_gone = stones[echo.cell] != enemy
+        echo_weighings = weigh_echo_capture(stones, tiers, me, echo.cell)
+        for w in echo_weighings:
+            if w.captured:
+                captured["echo"].append(board.parse_cell(w.cell))
+        for c in captured["echo"]:
+            stones[c] = None
+        weighings += echo_weighings
+    all_captured = captured["move"] + captured["encirclement"] + captured["echo"]
+
+    new_m = m.replace(reserve=m_reserve, charges=m_charges, lowers_left=m_lowers, raises=m_raises,
+                      placed=m_placed, echo_lock_used=m_lock, cooldown=frozenset(),
+                      captures=m.captures + len(all_captured))
+    new_e = e.replace(reserve=e.reserve + len(all_captured), cooldown=e.cooldown | frozenset(all_captured))
+    after = Position(tiers, stones, locked, enemy, pos.half_moves + 1, {me: new_m, enemy: new_e})
+
+    events: list[Event] = []
+    if captured["move"]:
+        c = N(p.dst)
+        events.append(Event("capture", me, (c,),
+                            f"Move capture: {me}'s stone moved from {N(p.src)} onto {enemy}'s stone on {c}, "
+                            f"on a strictly lower tier; it returns to {enemy}'s reserve.",
+                            LINKS["capture"], "move"))
+    if captured["encirclement"]:
+        names = tuple(board.names(captured["encirclement"]))
+        events.append(Event("capture", me, names,
+                            f"Encirclement: {enemy}'s stone{'s' if len(names) > 1 else ''} on {', '.join(names)} "
+                            f"{'are' if len(names) > 1 else 'is'} captured and return{'' if len(names) > 1 else 's'} "
+                            f"to {enemy}'s reserve (see the weighing).", LINKS["capture"], "encirclement"))
+    if echo is not None and echo.kind == CAPTURE:
+        events.append(_echo_event(me, echo.cell, captured["echo"], target_gone))
+    if echo is not None and echo.kind == LOCK:
+        events.append(Event("lock", me, (N(echo.cell),),
+                            f"{me} Echo-Locks {N(echo.cell)}: the cell can never be Shaped or Placed onto again.",
+                            LINKS["lock"]))
+    if all_captured:
+        cells = tuple(board.names(new_e.cooldown))
+        events.append(Event("cooldown_set", enemy, cells,
+                            f"Capture cooldown: {enemy}'s next Place must be at least 2 steps from "
+                            f"{', '.join(cells)}.", LINKS["project"]))
+    if cleared:
+        cells = tuple(board.names(cleared))
+        why = "the Project was skipped" if isinstance(p, Skip) else f"{me} Placed on {N(p.cell)}"
+        events.append(Event("cooldown_cleared", me, cells,
+                            f"{me}'s capture cooldown ({', '.join(cells)}) clears: {why}.", LINKS["project"]))
+    if first_place is not None:
+        events.append(Event("first_place", me, (N(first_place),),
+                            f"{me} made their first Place, on {N(first_place)}; the opening restriction no "
+                            "longer applies to them.", LINKS["project"]))
+
+    game = end_of_game(pos, after, isinstance(p, Skip), history)
+    return Outcome(after, tuple(events), tuple(weighings), game)
+
+
+def _echo_event(me: str, target: Cell, cells: list[Cell], target_gone: bool) -> Event:
+    enemy = other(me)
+    names = tuple(board.names(cells))
+    t = N(target)
+    if names:
+        msg = (f"Echo-Capture of {t}: {enemy}'s stone{'s' if len(names) > 1 else ''} on {', '.join(names)} "
+               f"{'are' if len(names) > 1 else 'is'} captured and return{'' if len(names) > 1 else 's'} "
+               f"to {enemy}'s reserve (see the weighing).")
+    elif target_gone:
+        msg = (f"Echo-Capture of {t} captured nothing: the normal capture check had already captured {t}. "
+               "The charge is spent (D-8).")
+    else:
+        msg = (f"Echo-Capture of {t} captured nothing: no stone of its group met the test (see the "
+               "weighing). The charge is spent (D-8).")
+    return Event("capture", me, names, msg, LINKS["echo-capture"], "echo")

@@ -1,0 +1,332 @@
+"""Positions: every field RULES §2 names, as an immutable value.
+
+A :class:`Position` holds each cell's tier, stone and lock, the player to
+move, the half-move count and a :class:`PlayerState` for each of ``A`` and
+``B``.  Positions compare and hash by value, and give their repetition key
+(RULES §8) with :meth:`Position.key`.
+
+A position built from client input may break the conditions of D-3.
+Like python-chess's ``Board.status()``, :meth:`Position.problems` says
+*every* condition that is broken, each under its ``position.*`` id:
+
+>>> from checker.position import Position
+>>> start = Position.start()
+>>> start.to_move, start.half_moves, start.player("A").reserve
+('A', 0, 7)
+>>> start.problems()
+[]
+>>> bad = start.replace(half_moves=1)
+>>> [p.rule for p in bad.problems()]
+['position.to-move']
+
+The checker's other functions assume a consistent position; the HTTP layer
+rejects an inconsistent one before it gets that far.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace as _dc_replace
+from typing import Iterable, Mapping
+
+from . import board
+from .board import Cell
+
+__all__ = ["PLAYERS", "other", "PlayerState", "Position", "Problem", "STONES_PER_PLAYER"]
+
+PLAYERS = ("A", "B")
+STONES_PER_PLAYER = 7
+START_CHARGES = 3
+START_LOWERS = 6
+MAX_HALF_MOVES = 60
+
+
+def other(player: str) -> str:
+    """The other player: ``other('A') == 'B'``."""
+    return "B" if player == "A" else "A"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """One player's counters (RULES §2).  The defaults are the start."""
+
+    reserve: int = STONES_PER_PLAYER
+    charges: int = START_CHARGES
+    lowers_left: int = START_LOWERS
+    captures: int = 0
+    raises: int = 0
+    placed: bool = False
+    echo_lock_used: bool = False
+    cooldown: frozenset[Cell] = field(default_factory=frozenset)
+
+    def replace(self, **changes) -> "PlayerState":
+        return _dc_replace(self, **changes)
+
+    @property
+    def lowers_used(self) -> int:
+        return START_LOWERS - self.lowers_left
+
+    def key(self) -> tuple:
+        """The player's part of the repetition key: everything but the cooldown."""
+        return (self.reserve, self.charges, self.lowers_left, self.captures,
+                self.raises, self.placed, self.echo_lock_used)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One broken consistency condition of D-3."""
+
+    rule: str
+    message: str
+    cells: tuple[str, ...] = ()
+
+
+_START_PLAYER = PlayerState()
+
+
+class Position:
+    """An immutable Hexodic position.
+
+    ``tiers``, ``stones`` and ``locked`` are tuples indexed by cell (board
+    order); a stone is ``'A'``, ``'B'`` or ``None``.  ``players`` maps
+    ``'A'`` and ``'B'`` to their :class:`PlayerState`.
+    """
+
+    __slots__ = ("tiers", "stones", "locked", "to_move", "half_moves",
+                 "_players", "_hash", "_key", "_problems")
+
+    def __init__(self, tiers: Iterable[int], stones: Iterable[str | None],
+                 locked: Iterable[bool], to_move: str, half_moves: int,
+                 players: Mapping[str, PlayerState]):
+        self.tiers: tuple[int, ...] = tuple(tiers)
+        self.stones: tuple[str | None, ...] = tuple(stones)
+        self.locked: tuple[bool, ...] = tuple(bool(x) for x in locked)
+        if not (len(self.tiers) == len(self.stones) == len(self.locked) == board.CELL_COUNT):
+            raise ValueError(f"a position has exactly {board.CELL_COUNT} cells")
+        self.to_move = to_move
+        self.half_moves = half_moves
+        self._players = (players["A"], players["B"])
+        self._hash = None
+        self._key = None
+        self._problems = None
+
+    # -- construction ----------------------------------------------------
+
+    @classmethod
+    def start(cls) -> "Position":
+        """The start position: empty tier-0 board, A to move, full reserves."""
+        return _START
+
+    @classmethod
+    def from_cells(cls, cells: Mapping[Cell, tuple[int, str | None, bool]] | None = None,
+                   to_move: str = "A", half_moves: int = 0,
+                   players: Mapping[str, PlayerState] | None = None) -> "Position":
+        """Build a position from ``{cell: (tier, stone, locked)}`` for the cells
+        that differ from the start.  Handy in tests and examples."""
+        tiers = [0] * board.CELL_COUNT
+        stones: list[str | None] = [None] * board.CELL_COUNT
+        locked = [False] * board.CELL_COUNT
+        for cell, (tier, stone, lock) in (cells or {}).items():
+            tiers[cell], stones[cell], locked[cell] = tier, stone, lock
+        players = players or {"A": _START_PLAYER, "B": _START_PLAYER}
+        return cls(tiers, stones, locked, to_move, half_moves, players)
+
+    def replace(self, *, tiers=None, stones=None, locked=None, to_move=None,
+                half_moves=None, players: Mapping[str, PlayerState] | None = None,
+                **player_changes: PlayerState) -> "Position":
+        """A copy with some fields changed; ``A=`` / ``B=`` replace one player."""
+        ps = dict(players) if players is not None else {"A": self._players[0], "B": self._players[1]}
+        ps.update(player_changes)
+        return Position(
+            self.tiers if tiers is None else tiers,
+            self.stones if stones is None else stones,
+            self.locked if locked is None else locked,
+            self.to_move if to_move is None else to_move,
+            self.half_moves if half_moves is None else half_moves,
+            ps,
+        )
+
+    # -- access ------------------------------------------------------------
+
+    def player(self, who: str) -> PlayerState:
+        """The :class:`PlayerState` of ``'A'`` or ``'B'``."""
+        return self._players[0] if who == "A" else self._players[1]
+
+    @property
+    def players(self) -> dict[str, PlayerState]:
+        return {"A": self._players[0], "B": self._players[1]}
+
+    @property
+    def mover(self) -> PlayerState:
+        """The state of the player to move."""
+        return self.player(self.to_move)
+
+    def stones_of(self, who: str) -> list[Cell]:
+        """The cells holding ``who``'s stones, in board order."""
+        return [c for c, s in enumerate(self.stones) if s == who]
+
+    def turns_had(self, who: str) -> int:
+        """How many turns ``who`` has had: A moves on even half-moves."""
+        return (self.half_moves + 1) // 2 if who == "A" else self.half_moves // 2
+
+    # -- value semantics -------------------------------------------------
+
+    def _fields(self) -> tuple:
+        return (self.tiers, self.stones, self.locked, self.to_move, self.half_moves, self._players)
+
+    def __eq__(self, other_: object) -> bool:
+        if not isinstance(other_, Position):
+            return NotImplemented
+        return self._fields() == other_._fields()
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._fields())
+        return self._hash
+
+    def key(self) -> tuple:
+        """The repetition key (RULES §8): everything but the cooldowns and the
+        half-move count."""
+        if self._key is None:
+            self._key = (self.tiers, self.stones, self.locked, self.to_move,
+                         self._players[0].key(), self._players[1].key())
+        return self._key
+
+    def __repr__(self) -> str:
+        from .notation import position_to_hpn
+        return f"Position({position_to_hpn(self)!r})"
+
+    # -- consistency (D-3) ---------------------------------------------------
+
+    def problems(self) -> list[Problem]:
+        """Every broken ``position.*`` condition of D-3, in the order D-3 lists them."""
+        if self._problems is None:
+            self._problems = tuple(_problems(self))
+        return list(self._problems)
+
+    def is_consistent(self) -> bool:
+        return not self.problems()
+
+
+_START = Position([0] * board.CELL_COUNT, [None] * board.CELL_COUNT,
+                  [False] * board.CELL_COUNT, "A", 0,
+                  {"A": _START_PLAYER, "B": _START_PLAYER})
+
+
+def _problems(pos: Position) -> list[Problem]:
+    out: list[Problem] = []
+
+    def bad(rule: str, message: str, cells: Iterable[Cell] = ()) -> None:
+        out.append(Problem(rule, message, tuple(board.names(cells))))
+
+    # position.range
+    limits = (("reserve", 0, 7), ("charges", 0, 3), ("lowers_left", 0, 6),
+              ("captures", 0, None), ("raises", 0, None))
+    for who in PLAYERS:
+        ps = pos.player(who)
+        for fname, lo, hi in limits:
+            v = getattr(ps, fname)
+            if v < lo or (hi is not None and v > hi):
+                allowed = f"{lo}–{hi}" if hi is not None else f"{lo} or more"
+                bad("position.range", f"{who}'s {fname} is {v}; it must be {allowed}.")
+    if not 0 <= pos.half_moves <= MAX_HALF_MOVES:
+        bad("position.range", f"half_moves is {pos.half_moves}; it must be 0–{MAX_HALF_MOVES}.")
+
+    # position.stone-count
+    for who in PLAYERS:
+        on_board = pos.stones.count(who)
+        reserve = pos.player(who).reserve
+        if on_board + reserve != STONES_PER_PLAYER:
+            bad("position.stone-count",
+                f"{who} has {on_board} stones on the board and {reserve} in reserve, "
+                f"{on_board + reserve} in all; stones on the board + reserve must be 7.")
+
+    # position.tier
+    wrong = [c for c in board.CELLS if pos.tiers[c] not in (0, 1, 2)]
+    for c in wrong:
+        bad("position.tier", f"{board.name(c)} has tier {pos.tiers[c]}; a tier is 0, 1 or 2.", [c])
+
+    # position.lock-tier
+    locked = [c for c in board.CELLS if pos.locked[c]]
+    for c in locked:
+        if pos.tiers[c] != 2:
+            bad("position.lock-tier",
+                f"{board.name(c)} is locked but has tier {pos.tiers[c]}; only a tier-2 cell can be locked.", [c])
+
+    # position.lock-count
+    users = [who for who in PLAYERS if pos.player(who).echo_lock_used]
+    if len(locked) != len(users):
+        used = " and ".join(users) if users else "no player"
+        bad("position.lock-count",
+            f"{len(locked)} cell{'s are' if len(locked) != 1 else ' is'} locked but {used} "
+            f"{'has' if len(users) == 1 else 'have'} used the Echo-Lock; each Echo-Lock locks exactly one cell.",
+            locked)
+
+    # position.lock-charges
+    for who in users:
+        ch = pos.player(who).charges
+        if ch > 2:
+            bad("position.lock-charges",
+                f"{who} has used the Echo-Lock but still has {ch} charges; an Echo-Lock spends one, so at most 2 remain.")
+
+    # position.unplaced
+    for who in PLAYERS:
+        ps = pos.player(who)
+        if not ps.placed:
+            wrong_fields = []
+            on_board = pos.stones.count(who)
+            if on_board:
+                wrong_fields.append(f"{on_board} stones on the board")
+            for fname, want in (("reserve", 7), ("charges", 3), ("lowers_left", 6),
+                                ("raises", 0), ("captures", 0)):
+                if getattr(ps, fname) != want:
+                    wrong_fields.append(f"{fname} {getattr(ps, fname)} (expected {want})")
+            if ps.cooldown:
+                wrong_fields.append("a non-empty cooldown")
+            if ps.echo_lock_used:
+                wrong_fields.append("the Echo-Lock used")
+            if wrong_fields:
+                bad("position.unplaced",
+                    f"{who} has not made a first Place yet but has " + ", ".join(wrong_fields) + ".",
+                    pos.stones_of(who) + sorted(ps.cooldown))
+        elif pos.turns_had(who) == 0:
+            bad("position.unplaced",
+                f"{who} has not had a turn yet (half_moves {pos.half_moves}) but has made a first Place.")
+
+    # position.cooldown
+    for who in PLAYERS:
+        ps = pos.player(who)
+        if ps.cooldown:
+            if who != pos.to_move:
+                bad("position.cooldown",
+                    f"{who} has a capture cooldown ({', '.join(board.names(ps.cooldown))}) but is not "
+                    f"the player to move; only the player to move may have one.", ps.cooldown)
+            elif ps.reserve < 1:
+                bad("position.cooldown",
+                    f"{who} has a capture cooldown ({', '.join(board.names(ps.cooldown))}) but no stone "
+                    f"in reserve; a captured stone returns to the reserve.", ps.cooldown)
+
+    # position.to-move
+    expected = "A" if pos.half_moves % 2 == 0 else "B"
+    if pos.to_move != expected:
+        bad("position.to-move",
+            f"half_moves is {pos.half_moves}, so {expected} is to move, not {pos.to_move}.")
+
+    # position.shape-count
+    for who in PLAYERS:
+        ps = pos.player(who)
+        shapes = ps.raises + ps.lowers_used
+        had = pos.turns_had(who)
+        if shapes > had:
+            bad("position.shape-count",
+                f"{who} has made {ps.raises} raises and {ps.lowers_used} lowers, {shapes} Shapes, "
+                f"in {had} turn{'s' if had != 1 else ''}; a turn has at most one Shape.")
+
+    # position.tier-sum
+    total = sum(pos.tiers)
+    a, b = pos.player("A"), pos.player("B")
+    want = a.raises + b.raises - a.lowers_used - b.lowers_used
+    if total != want:
+        bad("position.tier-sum",
+            f"the tiers add up to {total}, but the raises ({a.raises} + {b.raises}) minus the lowers "
+            f"used ({a.lowers_used} + {b.lowers_used}) give {want}; only a Shape changes a tier.")
+    return out
