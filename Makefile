@@ -21,3 +21,12 @@ test: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info
+
+# The server command; the Dockerfile's CMD runs the same one.
+SERVE := gunicorn --config gunicorn.conf.py
+
+run: $(STAMP)
+	$(VENV)/bin/$(SERVE)
+
+openapi.yaml: $(STAMP) $(wildcard schemas/*.py checker/web/*.py)
+	$(VENV)/bin/hexodic-checker-openapi > $@

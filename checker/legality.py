@@ -25,14 +25,15 @@ from typing import Iterable
 
 from . import board
 from .board import CENTRE, NEIGHBOURS, STEPS, Cell
-from .catalogue import RULES, STEP_ECHO, STEP_GAME, STEP_MOVE, STEP_PLACE, STEP_SHAPE
+from .catalogue import RULE_IDS, RULES, STEP_ECHO, STEP_GAME, STEP_MOVE, STEP_PLACE, STEP_POSITION, STEP_SHAPE
 from .generate import game_over_reason, legal_shapes, mandating_shapes, place_cells, skip_applies
 from .notation import shape_to_htn, turn_to_htn
 from .play import Outcome, apply, describe_game_over
 from .position import MAX_HALF_MOVES, Position, Problem, other
 from .turn import CAPTURE, RAISE, Move, Place, Skip, Turn
 
-__all__ = ["PASSED", "FAILED", "NOT_APPLICABLE", "Check", "Verdict", "InconsistentPosition", "check"]
+__all__ = ["PASSED", "FAILED", "NOT_APPLICABLE", "Check", "Verdict", "InconsistentPosition", "check",
+           "consistency_checks"]
 
 PASSED, FAILED, NOT_APPLICABLE = "passed", "failed", "not_applicable"
 N = board.name
@@ -483,3 +484,20 @@ def check(position: Position, turn: Turn, history: Iterable[Position] | None = N
     history = list(history) if history is not None else None
     outcome = apply(position, turn, history)
     return Verdict(True, htn, position.to_move, _describe_legal(position, turn, outcome), checks, outcome)
+
+
+def consistency_checks(position: Position) -> list[Check]:
+    """Every ``position.*`` condition of D-3 as checks, in catalogue order: one
+    failed check per broken condition (with its message), one passed check
+    for each condition that holds."""
+    problems = position.problems()
+    out: list[Check] = []
+    for rule in RULE_IDS:
+        if not rule.startswith("position."):
+            continue
+        mine = [p for p in problems if p.rule == rule]
+        if mine:
+            out.extend(Check(rule, STEP_POSITION, FAILED, p.cells, p.message) for p in mine)
+        else:
+            out.append(Check(rule, STEP_POSITION, PASSED, (), RULES[rule].text))
+    return out

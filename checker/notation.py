@@ -26,8 +26,8 @@ from .position import PLAYERS, PlayerState, Position, other
 from .turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Skip, Turn
 
 __all__ = ["NotationError", "parse_hpn", "position_to_hpn", "key_hpn",
-           "parse_htn", "turn_to_htn", "project_to_htn", "shape_to_htn", "echo_to_htn",
-           "parse_cell_list"]
+           "parse_htn", "parse_project", "parse_shape", "turn_to_htn", "project_to_htn", "shape_to_htn", "echo_to_htn",
+           "parse_cell_list", "START_HPN"]
 
 START_HPN = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
 _MAX_DIGITS = 9  # larger numbers are refused as text; no count in a game comes close
@@ -213,6 +213,23 @@ def _parse_project(token: str):
     if not src or not dst:
         raise NotationError(f"{token!r}: a Move names two cells, such as c3-c4", token)
     return Move(_cell(token, src), _cell(token, dst))
+
+
+def parse_project(text: str):
+    """Parse one Project token (``c3``, ``c3-c4``, ``c3xc4`` or ``skip``)."""
+    tokens = text.split() if isinstance(text, str) else []
+    if len(tokens) != 1:
+        raise NotationError(f"expected one Project token: {_PROJECT_HELP}", "project")
+    return _parse_project(tokens[0])
+
+
+def parse_shape(text: str) -> Shape:
+    """Parse one Shape token (``+d4`` raise, ``-d4`` lower)."""
+    tokens = text.split() if isinstance(text, str) else []
+    if len(tokens) != 1 or tokens[0][0] not in "+-":
+        raise NotationError("expected one Shape token: +cell (raise) or -cell (lower)", "shape")
+    token = tokens[0]
+    return Shape(RAISE if token[0] == "+" else LOWER, _cell(token, token[1:]))
 
 
 def parse_htn(text: str) -> Turn:

@@ -1,0 +1,57 @@
+"""The HTTP service: Flask application factory, blueprints, CORS, errors.
+
+The rules live in :mod:`checker`; this subpackage only carries requests to
+them and answers back (request → schema → checker → schema → response).
+
+>>> app = create_app({"TESTING": True})
+>>> app.test_client().get("/healthz").get_json()["status"]
+'ok'
+"""
+
+from __future__ import annotations
+
+from flask import Flask, request
+
+from checker import RULES_VERSION
+
+from . import api, config, errors, meta
+
+
+def create_app(settings: dict | None = None) -> Flask:
+    """Build the app.  ``settings`` override the environment's (see
+    :func:`checker.web.config.from_env`)."""
+    app = Flask(__name__)
+    app.config.update(config.from_env())
+    app.config.update(settings or {})
+    app.json.sort_keys = False
+    app.register_blueprint(api.bp)
+    app.register_blueprint(meta.bp)
+    errors.register(app)
+    _cors(app)
+    return app
+
+
+def _cors(app: Flask) -> None:
+    """Browser access from the allowed origins (``HEXODIC_CORS_ORIGINS``), no
+    credentials."""
+    allowed = app.config["CORS_ORIGINS"]
+
+    @app.after_request
+    def _headers(resp):
+        resp.headers.setdefault("Hexodic-Rules-Version", RULES_VERSION)
+        origin = request.headers.get("Origin")
+        if not origin:
+            return resp
+        if "*" in allowed:
+            resp.headers["Access-Control-Allow-Origin"] = "*"
+        elif origin in allowed:
+            resp.headers["Access-Control-Allow-Origin"] = origin
+            resp.headers.add("Vary", "Origin")
+        else:
+            return resp
+        resp.headers["Access-Control-Expose-Headers"] = "Hexodic-Rules-Version"
+        if request.method == "OPTIONS":
+            resp.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+            resp.headers["Access-Control-Allow-Headers"] = "Content-Type"
+            resp.headers["Access-Control-Max-Age"] = "600"
+        return resp

@@ -1,0 +1,136 @@
+"""The OpenAPI 3 document, generated from the marshmallow schemas.
+
+``openapi.yaml`` at the repository root is this document, committed; a test
+fails when the two differ.  Regenerate with ``python -m checker.web.openapi``.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+
+import yaml
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+
+from checker import RULES_VERSION
+from checker.notation import START_HPN
+from schemas import requests as rq
+from schemas import responses as rs
+from schemas.fields import CellListField, CellField, PositionField, TurnField
+from schemas.position import PositionObjectSchema
+from schemas.turn import EchoSchema, ProjectSchema, ShapeSchema, TurnObjectSchema
+
+_REF = "#/components/schemas/"
+
+
+def _custom_fields(self, field, **kwargs) -> dict:
+    """How the schema layer's own fields look in OpenAPI."""
+    if isinstance(field, PositionField):
+        return {"oneOf": [{"type": "string", "description": "HPN (RULES §10)", "example": START_HPN,
+                           "maxLength": 400},
+                          {"$ref": _REF + "PositionObject"}]}
+    if isinstance(field, TurnField):
+        return {"oneOf": [{"type": "string", "description": "HTN (RULES §10)", "example": "c3 +d4",
+                           "maxLength": 64},
+                          {"$ref": _REF + "TurnObject"}]}
+    if isinstance(field, rq.ProjectFilterField):
+        return {"oneOf": [{"type": "string", "example": "c3"}, {"$ref": _REF + "Project"}]}
+    if isinstance(field, rq.ShapeFilterField):
+        return {"oneOf": [{"type": "string", "example": "+d4"}, {"$ref": _REF + "Shape"}]}
+    if isinstance(field, CellField):
+        return {"type": "string", "example": "c3"}
+    if isinstance(field, CellListField):
+        return {"type": "array", "items": {"type": "string", "example": "c3"}}
+    return {}
+
+
+def _problem(description: str) -> dict:
+    return {"description": description,
+            "content": {"application/problem+json": {"schema": "Problem"}}}
+
+
+_ERRORS_BODY = {
+    "400": _problem("The body is not valid JSON, or not a JSON object."),
+    "413": _problem("The body is larger than the limit (default 256 KiB)."),
+    "415": _problem("The content type is not JSON."),
+    "422": _problem("The body does not match the schema (errors with paths), an HPN or HTN string does not "
+                    "parse (the message says where), or the position is not consistent (errors with "
+                    "position.* rule ids)."),
+}
+
+
+def _ok(schema: str, description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _post(summary: str, request: str, response: str, description: str) -> dict:
+    return {"post": {"summary": summary, "description": description,
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": request}}},
+                     "responses": {"200": _ok(response, summary), **_ERRORS_BODY}}}
+
+
+def _get(summary: str, response: dict, description: str = "") -> dict:
+    return {"get": {"summary": summary, "description": description or summary,
+                    "responses": {"200": response}}}
+
+
+@functools.lru_cache(maxsize=1)
+def build() -> dict:
+    """The OpenAPI document as a dict."""
+    plugin = MarshmallowPlugin()
+    spec = APISpec(
+        title="Hexodic move-legality checker",
+        version=RULES_VERSION,
+        openapi_version="3.0.3",
+        plugins=[plugin],
+        info={"description": "Send a Hexodic position and a proposed turn; get back legal or illegal with a "
+                             "rule-by-rule explanation. Rules version " + RULES_VERSION + "."},
+    )
+    plugin.converter.add_attribute_function(_custom_fields)
+    for name, schema in [
+        ("Project", ProjectSchema), ("Shape", ShapeSchema), ("Echo", EchoSchema),
+        ("PositionObject", PositionObjectSchema), ("TurnObject", TurnObjectSchema),
+        ("CheckRequest", rq.CheckRequestSchema), ("LegalTurnsRequest", rq.LegalTurnsRequestSchema),
+        ("ValidateRequest", rq.ValidateRequestSchema),
+        ("Verdict", rs.VerdictSchema), ("LegalTurns", rs.LegalTurnsSchema), ("Validation", rs.ValidateSchema),
+        ("Rule", rs.RuleSchema), ("Start", rs.StartSchema), ("Health", rs.HealthSchema),
+        ("Problem", rs.ProblemSchema),
+    ]:
+        spec.components.schema(name, schema=schema)
+    spec.path("/v1/check", operations=_post(
+        "Check one turn", "CheckRequest", "Verdict",
+        "Judge a turn played from a position: legal or illegal, every rule that concerns the turn in turn "
+        "order, and for a legal turn the outcome (position, events, capture weighing, end of game)."))
+    spec.path("/v1/legal-turns", operations=_post(
+        "List the legal turns", "LegalTurnsRequest", "LegalTurns",
+        "Every legal turn of the position, in the documented order (Projects in board order; no Shape first "
+        "when it may be left out, then Shapes by cell, raise before lower; no Echo first, then Echo-Captures, "
+        "then Echo-Locks), or only those beginning with the given Project (and Shape)."))
+    spec.path("/v1/validate", operations=_post(
+        "Validate a position", "ValidateRequest", "Validation",
+        "Every position.* consistency condition (D-3), and for a consistent position its status."))
+    spec.path("/v1/rules", operations=_get("The rule catalogue", {
+        "description": "Every rule id with its step, title, text, more link and source.",
+        "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": _REF + "Rule"}}}}}))
+    spec.path("/v1/start", operations=_get("The start position", _ok("Start", "The start position.")))
+    spec.path("/healthz", operations=_get("Health", _ok("Health", "The service is up.")))
+    spec.path("/openapi.yaml", operations=_get("This document", {
+        "description": "The OpenAPI 3 document.", "content": {"application/yaml": {"schema": {"type": "string"}}}}))
+    spec.path("/docs", operations=_get("Interactive API page", {
+        "description": "An HTML page.", "content": {"text/html": {"schema": {"type": "string"}}}}))
+    return spec.to_dict()
+
+
+@functools.lru_cache(maxsize=1)
+def as_yaml() -> str:
+    return yaml.safe_dump(build(), sort_keys=False, allow_unicode=True, width=100)
+
+
+def main() -> None:
+    """Print the document: ``hexodic-checker-openapi > openapi.yaml``."""
+    sys.stdout.write(as_yaml())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""The JSON position of RULES §11 ↔ :class:`checker.position.Position`.
+
+Input may list any cells (each at most once); output lists exactly the cells
+that differ from tier 0, no stone, unlocked, with ``tier`` always written,
+``stone`` only when there is one and ``locked`` only when true.
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, post_dump, post_load, validates_schema, validate
+
+from checker import board
+from checker.position import PlayerState, Position
+
+from .fields import CellListField
+
+_BOOL = dict(truthy={True}, falsy={False})
+
+
+class CellStateSchema(Schema):
+    tier = fields.Integer(strict=True, load_default=0, metadata={"description": "0, 1 or 2"})
+    stone = fields.String(validate=validate.OneOf(["A", "B"]), allow_none=True, load_default=None)
+    locked = fields.Boolean(load_default=False, **_BOOL)
+
+    @post_dump
+    def _omit_defaults(self, data, **kwargs):
+        if data.get("stone") is None:
+            data.pop("stone", None)
+        if not data.get("locked"):
+            data.pop("locked", None)
+        return data
+
+
+class PlayerSchema(Schema):
+    reserve = fields.Integer(strict=True, required=True)
+    charges = fields.Integer(strict=True, required=True)
+    lowers_left = fields.Integer(strict=True, required=True)
+    captures = fields.Integer(strict=True, required=True)
+    raises = fields.Integer(strict=True, required=True)
+    placed = fields.Boolean(required=True, **_BOOL)
+    echo_lock_used = fields.Boolean(required=True, **_BOOL)
+    cooldown = CellListField(load_default=frozenset, metadata={
+        "type": "array", "items": {"type": "string", "example": "c3"}, "maxItems": board.CELL_COUNT,
+        "description": "Cells where this player's stones were captured since their last Place; "
+                       "no repeats, any order on input, board order on output."})
+
+    @post_load
+    def _make(self, data, **kwargs):
+        return PlayerState(**data)
+
+
+class PlayersSchema(Schema):
+    A = fields.Nested(PlayerSchema, required=True)
+    B = fields.Nested(PlayerSchema, required=True)
+
+
+class PositionObjectSchema(Schema):
+    """A position as a JSON object (RULES §11)."""
+
+    to_move = fields.String(required=True, validate=validate.OneOf(["A", "B"]))
+    half_moves = fields.Integer(strict=True, required=True)
+    cells = fields.Dict(keys=fields.String(validate=validate.Length(max=4)),
+                        values=fields.Nested(CellStateSchema), load_default=dict,
+                        validate=validate.Length(max=board.CELL_COUNT),
+                        metadata={"description": "Cell name → its state; cells not listed are tier 0, "
+                                                 "empty and unlocked."})
+    players = fields.Nested(PlayersSchema, required=True)
+
+    @validates_schema
+    def _cell_names(self, data, **kwargs):
+        seen: set[int] = set()
+        for name in data.get("cells", {}):
+            if not board.is_cell_name(name):
+                raise ValidationError(f"{name} is not a cell (a1 … g7).", "cells")
+            c = board.parse_cell(name)
+            if c in seen:
+                raise ValidationError(f"{board.name(c)} is listed twice.", "cells")
+            seen.add(c)
+
+    @post_load
+    def _make(self, data, **kwargs):
+        tiers = [0] * board.CELL_COUNT
+        stones: list[str | None] = [None] * board.CELL_COUNT
+        locked = [False] * board.CELL_COUNT
+        for name, cell in data["cells"].items():
+            c = board.parse_cell(name)
+            tiers[c], stones[c], locked[c] = cell["tier"], cell["stone"], cell["locked"]
+        return Position(tiers, stones, locked, data["to_move"], data["half_moves"],
+                        {"A": data["players"]["A"], "B": data["players"]["B"]})
+
+
+def position_to_json(pos: Position) -> dict:
+    """The JSON form of a position (RULES §11)."""
+    cells = {}
+    for c in board.CELLS:
+        t, s, lk = pos.tiers[c], pos.stones[c], pos.locked[c]
+        if t or s or lk:
+            cell = {"tier": t}
+            if s:
+                cell["stone"] = s
+            if lk:
+                cell["locked"] = True
+            cells[board.NAMES[c]] = cell
+    players = {}
+    for who in ("A", "B"):
+        p = pos.player(who)
+        players[who] = {"reserve": p.reserve, "charges": p.charges, "lowers_left": p.lowers_left,
+                        "captures": p.captures, "raises": p.raises, "placed": p.placed,
+                        "echo_lock_used": p.echo_lock_used, "cooldown": board.names(p.cooldown)}
+    return {"to_move": pos.to_move, "half_moves": pos.half_moves, "cells": cells, "players": players}

@@ -1,0 +1,180 @@
+"""Response bodies of the HTTP contract (API.md), dumped from the checker's
+values."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, pre_dump
+
+from checker import RULES_VERSION, board
+
+from .position import PositionObjectSchema
+
+
+def _hpn(obj):
+    from checker.notation import position_to_hpn
+    return position_to_hpn(obj.position if hasattr(obj, "position") else obj["position"])
+
+
+class PositionOutSchema(PositionObjectSchema):
+    """A position as output: only the cells that differ from tier 0, no stone, unlocked."""
+
+    @pre_dump
+    def _from_position(self, pos, **kwargs):
+        cells = {board.NAMES[c]: {"tier": pos.tiers[c], "stone": pos.stones[c], "locked": pos.locked[c]}
+                 for c in board.CELLS if pos.tiers[c] or pos.stones[c] or pos.locked[c]}
+        return {"to_move": pos.to_move, "half_moves": pos.half_moves, "cells": cells, "players": pos.players}
+
+
+class CheckSchema(Schema):
+    rule = fields.String(required=True, metadata={"example": "place.opening-restriction"})
+    step = fields.String(required=True, metadata={"example": "Step 1/2: Place"})
+    status = fields.String(required=True, metadata={"enum": ["passed", "failed", "not_applicable"]})
+    cells = fields.List(fields.String(), required=True)
+    message = fields.String(required=True)
+    more = fields.String(required=True, metadata={"format": "uri"})
+
+
+class TermSchema(Schema):
+    kind = fields.String(required=True, metadata={
+        "enum": ["stone", "edge", "wall"],
+        "description": "stone: a mover's neighbouring stone, counting its tier; edge: a slot past the board "
+                       "edge, counting tier + 1; wall: an enemy neighbour counting like edge (Echo-Capture)."})
+    value = fields.Integer(required=True)
+    cell = fields.String(allow_none=True, required=True)
+
+
+class WeighingSchema(Schema):
+    check = fields.String(required=True, metadata={"enum": ["encirclement", "echo"]})
+    cell = fields.String(required=True)
+    owner = fields.String(required=True)
+    tier = fields.Integer(required=True)
+    terms = fields.List(fields.Nested(TermSchema), required=True)
+    sum = fields.Integer(required=True)
+    threshold = fields.Integer(required=True, metadata={"description": "6 × tier; captured when sum > threshold"})
+    captured = fields.Boolean(required=True)
+    message = fields.String(required=True)
+
+
+class EventSchema(Schema):
+    type = fields.String(required=True, metadata={
+        "enum": ["capture", "lock", "cooldown_set", "cooldown_cleared", "first_place"]})
+    kind = fields.String(allow_none=True, required=True, metadata={
+        "enum": ["move", "encirclement", "echo", None], "description": "The kind of a capture."})
+    player = fields.String(required=True)
+    cells = fields.List(fields.String(), required=True)
+    message = fields.String(required=True)
+    more = fields.String(required=True)
+
+
+class TiebreakFiguresSchema(Schema):
+    stones_on_unlocked_tier2 = fields.Integer(required=True)
+    tier_sum = fields.Integer(required=True)
+    captures = fields.Integer(required=True)
+    raises = fields.Integer(required=True)
+
+
+class TiebreakSchema(Schema):
+    A = fields.Nested(TiebreakFiguresSchema, required=True)
+    B = fields.Nested(TiebreakFiguresSchema, required=True)
+
+
+class GameSchema(Schema):
+    over = fields.Boolean(required=True)
+    result = fields.String(allow_none=True, required=True, metadata={"enum": ["A", "B", "draw", None]})
+    reason = fields.String(allow_none=True, required=True, metadata={
+        "enum": ["takeover", "network", "strangle", "repetition", "threefold", "tiebreak", None]})
+    message = fields.String(required=True)
+    repetition = fields.String(required=True, metadata={"enum": ["evaluated", "not_evaluated"]})
+    tiebreak = fields.Nested(TiebreakSchema, allow_none=True, required=True)
+    more = fields.String(allow_none=True, required=True)
+
+
+class OutcomeSchema(Schema):
+    position = fields.Nested(PositionOutSchema, required=True)
+    hpn = fields.Function(_hpn, required=True, metadata={"type": "string"})
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    capture_check = fields.List(fields.Nested(WeighingSchema), required=True)
+    game = fields.Nested(GameSchema, required=True)
+
+
+class VerdictSchema(Schema):
+    rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
+    legal = fields.Boolean(required=True)
+    turn = fields.String(required=True, metadata={"description": "The turn in canonical HTN."})
+    mover = fields.String(required=True)
+    summary = fields.String(required=True)
+    violations = fields.List(fields.String(), required=True)
+    checks = fields.List(fields.Nested(CheckSchema), required=True)
+    outcome = fields.Nested(OutcomeSchema, allow_none=True, required=True, metadata={
+        "description": "Present (not null) exactly when the turn is legal."})
+
+
+class TurnOutSchema(Schema):
+    htn = fields.String(required=True)
+    turn = fields.Dict(required=True, metadata={"description": "The turn as a JSON object (RULES §11)."})
+
+
+class LegalTurnsSchema(Schema):
+    rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
+    count = fields.Integer(required=True)
+    turns = fields.List(fields.Nested(TurnOutSchema), required=True)
+
+
+class StatusSchema(Schema):
+    to_move = fields.String(required=True)
+    game_over = fields.Boolean(required=True)
+    reason = fields.String(allow_none=True, required=True)
+    message = fields.String(required=True)
+    cooldown_skip = fields.Boolean(required=True)
+    legal_turns = fields.Integer(required=True)
+
+
+class ValidateSchema(Schema):
+    rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
+    consistent = fields.Boolean(required=True)
+    hpn = fields.String(required=True)
+    checks = fields.List(fields.Nested(CheckSchema), required=True)
+    status = fields.Nested(StatusSchema, allow_none=True, required=True, metadata={
+        "description": "The position's state; null when the position is not consistent."})
+
+
+class RuleSchema(Schema):
+    id = fields.String(required=True)
+    step = fields.String(required=True)
+    title = fields.String(required=True)
+    text = fields.String(required=True)
+    more = fields.String(required=True)
+    source = fields.String(required=True, metadata={"enum": ["rule", "decided"]})
+    decision = fields.String(allow_none=True, required=True)
+
+
+class RulesSchema(Schema):
+    rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
+    rules = fields.List(fields.Nested(RuleSchema), required=True)
+    decisions = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+
+
+class StartSchema(Schema):
+    position = fields.Nested(PositionOutSchema, required=True)
+    hpn = fields.Function(_hpn, required=True, metadata={"type": "string"})
+
+
+class HealthSchema(Schema):
+    status = fields.String(required=True, metadata={"enum": ["ok"]})
+    rules_version = fields.String(required=True)
+
+
+class ProblemDetailSchema(Schema):
+    path = fields.String(metadata={"description": "Where in the body, dotted (position.players.A.reserve)."})
+    rule = fields.String(metadata={"description": "A position.* rule id, for an inconsistent position."})
+    message = fields.String(required=True)
+
+
+class ProblemSchema(Schema):
+    """An RFC 9457 problem (``application/problem+json``)."""
+
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    errors = fields.List(fields.Nested(ProblemDetailSchema))
