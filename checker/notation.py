@@ -173,8 +173,22 @@ def _player_to_hpn(ps: PlayerState, with_cooldown: bool = True) -> str:
     return f"{head}:{cooldown}"
 
 
+def _writable(pos: Position) -> None:
+    if any(t not in (0, 1, 2) for t in pos.tiers):
+        raise NotationError("a tier outside 0–2 cannot be written in HPN", "board")
+    for who in PLAYERS:
+        ps = pos.player(who)
+        if min(ps.reserve, ps.charges, ps.lowers_left, ps.captures, ps.raises) < 0:
+            raise NotationError(f"{who}'s negative counter cannot be written in HPN", f"player {who}")
+    if pos.half_moves < 0:
+        raise NotationError("a negative half-move count cannot be written in HPN", "half-moves")
+
+
 def position_to_hpn(pos: Position) -> str:
-    """The canonical HPN of a position (cooldown cells in board order)."""
+    """The canonical HPN of a position (cooldown cells in board order).
+    Raises :class:`NotationError` for a position HPN cannot express (a tier
+    outside 0–2 or a negative counter: see :meth:`Position.problems`)."""
+    _writable(pos)
     return (f"{_board_to_hpn(pos)} {pos.to_move} {_player_to_hpn(pos.player('A'))} "
             f"{_player_to_hpn(pos.player('B'))} {pos.half_moves}")
 

@@ -402,4 +402,4 @@ def _echo_event(me: str, target: Cell, cells: list[Cell], target_gone: bool) -> 
     else:
         msg = (f"Echo-Capture of {t} captured nothing: no stone of its group met the test (see the "
                "weighing). The charge is spent (D-8).")
-    return Event("capture", me, names, msg, LINKS["echo-capture"], "echo")
+    return Event("capture", me, names, msg, LINKS["capture"], "echo")

@@ -17,6 +17,15 @@ MAX_HPN_LENGTH = 400   # the longest consistent HPN is well under 200 characters
 MAX_HTN_LENGTH = 64    # "c3xc4 -d3 *e5" and some spaces
 
 
+class StrictBoolean(fields.Boolean):
+    """A JSON ``true`` or ``false`` and nothing else (not 0, 1 or "true")."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class CellField(fields.Field):
     """A cell name (``"c3"``, case-insensitive) ↔ a cell index."""
 

@@ -12,15 +12,13 @@ from marshmallow import Schema, ValidationError, fields, post_dump, post_load, v
 from checker import board
 from checker.position import PlayerState, Position
 
-from .fields import CellListField
-
-_BOOL = dict(truthy={True}, falsy={False})
+from .fields import CellListField, StrictBoolean
 
 
 class CellStateSchema(Schema):
     tier = fields.Integer(strict=True, load_default=0, metadata={"description": "0, 1 or 2"})
     stone = fields.String(validate=validate.OneOf(["A", "B"]), allow_none=True, load_default=None)
-    locked = fields.Boolean(load_default=False, **_BOOL)
+    locked = StrictBoolean(load_default=False)
 
     @post_dump
     def _omit_defaults(self, data, **kwargs):
@@ -37,8 +35,8 @@ class PlayerSchema(Schema):
     lowers_left = fields.Integer(strict=True, required=True)
     captures = fields.Integer(strict=True, required=True)
     raises = fields.Integer(strict=True, required=True)
-    placed = fields.Boolean(required=True, **_BOOL)
-    echo_lock_used = fields.Boolean(required=True, **_BOOL)
+    placed = StrictBoolean(required=True)
+    echo_lock_used = StrictBoolean(required=True)
     cooldown = CellListField(load_default=frozenset, metadata={
         "type": "array", "items": {"type": "string", "example": "c3"}, "maxItems": board.CELL_COUNT,
         "description": "Cells where this player's stones were captured since their last Place; "
@@ -61,14 +59,16 @@ class PositionObjectSchema(Schema):
     half_moves = fields.Integer(strict=True, required=True)
     cells = fields.Dict(keys=fields.String(validate=validate.Length(max=4)),
                         values=fields.Nested(CellStateSchema), load_default=dict,
-                        validate=validate.Length(max=board.CELL_COUNT),
-                        metadata={"description": "Cell name → its state; cells not listed are tier 0, "
+                        metadata={"maxProperties": board.CELL_COUNT,
+                                  "description": "Cell name → its state; cells not listed are tier 0, "
                                                  "empty and unlocked."})
     players = fields.Nested(PlayersSchema, required=True)
 
     @validates_schema
     def _cell_names(self, data, **kwargs):
         seen: set[int] = set()
+        if len(data.get("cells", {})) > board.CELL_COUNT:
+            raise ValidationError(f"At most {board.CELL_COUNT} cells.", "cells")
         for name in data.get("cells", {}):
             if not board.is_cell_name(name):
                 raise ValidationError(f"{name} is not a cell (a1 … g7).", "cells")

@@ -132,7 +132,9 @@ class StatusSchema(Schema):
 class ValidateSchema(Schema):
     rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
     consistent = fields.Boolean(required=True)
-    hpn = fields.String(required=True)
+    hpn = fields.String(allow_none=True, required=True, metadata={
+        "description": "The position in HPN; null when HPN cannot express it (a tier outside 0–2 or a "
+                       "negative counter)."})
     checks = fields.List(fields.Nested(CheckSchema), required=True)
     status = fields.Nested(StatusSchema, allow_none=True, required=True, metadata={
         "description": "The position's state; null when the position is not consistent."})

@@ -8,7 +8,7 @@ from flask import Blueprint
 from checker.catalogue import RULES
 from checker.generate import game_over_reason, legal_turns, skip_applies
 from checker.legality import check, consistency_checks
-from checker.notation import position_to_hpn, turn_to_htn
+from checker.notation import NotationError, position_to_hpn, turn_to_htn
 from checker.play import describe_game_over
 from checker.position import Position
 from schemas.requests import CheckRequestSchema, LegalTurnsRequestSchema, ValidateRequestSchema
@@ -60,8 +60,11 @@ def validate_position():
                               else f"{position.to_move} is to move."),
                   "cooldown_skip": skip_applies(position),
                   "legal_turns": len(legal_turns(position))}
-    return reply(_validate.dump({"consistent": ok, "hpn": position_to_hpn(position), "checks": checks,
-                                 "status": status}))
+    try:
+        hpn = position_to_hpn(position)
+    except NotationError:
+        hpn = None  # a tier outside 0–2 or a negative counter has no HPN
+    return reply(_validate.dump({"consistent": ok, "hpn": hpn, "checks": checks, "status": status}))
 
 
 @bp.get("/rules")

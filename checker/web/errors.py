@@ -33,7 +33,8 @@ def problem(status: int, slug: str, title: str, detail: str, errors: list[dict] 
     body = {"type": PROBLEM_TYPE + slug, "title": title, "status": status, "detail": detail}
     if errors is not None:
         body["errors"] = errors
-    resp = Response(json.dumps(body, ensure_ascii=False), status=status,
+    # ASCII-escaped: a message may quote the client's input, lone surrogates included.
+    resp = Response(json.dumps(body), status=status,
                     mimetype="application/problem+json")
     for k, v in (headers or {}).items():
         resp.headers[k] = v

@@ -17,6 +17,14 @@ def _is_json(mimetype: str) -> bool:
     return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
 
 
+class _NotJSON(ValueError):
+    pass
+
+
+def _no_constant(name: str):
+    raise _NotJSON(f"{name} is not a JSON number (RFC 8259)")
+
+
 def body() -> dict:
     """The request body as a JSON object: 415 when it is not JSON, 413 when it
     is too large (Flask's MAX_CONTENT_LENGTH), 400 when it does not parse or is
@@ -27,12 +35,14 @@ def body() -> dict:
                        f"The body must be JSON (Content-Type: application/json); got {got}.")
     raw = request.get_data(cache=False)
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_constant=_no_constant)
     except UnicodeDecodeError:
         raise APIError(400, "invalid-json", "Invalid JSON", "The body is not UTF-8 text.") from None
     except json.JSONDecodeError as exc:
         raise APIError(400, "invalid-json", "Invalid JSON",
                        f"The body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") from None
+    except _NotJSON as exc:
+        raise APIError(400, "invalid-json", "Invalid JSON", f"The body is not valid JSON: {exc}.") from None
     except (ValueError, RecursionError):
         raise APIError(400, "invalid-json", "Invalid JSON",
                        "The body is not valid JSON (a number too long or nesting too deep).") from None

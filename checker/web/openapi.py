@@ -116,7 +116,7 @@ def build() -> dict:
     spec.path("/v1/start", operations=_get("The start position", _ok("Start", "The start position.")))
     spec.path("/healthz", operations=_get("Health", _ok("Health", "The service is up.")))
     spec.path("/openapi.yaml", operations=_get("This document", {
-        "description": "The OpenAPI 3 document.", "content": {"application/yaml": {"schema": {"type": "string"}}}}))
+        "description": "The OpenAPI 3 document.", "content": {"application/yaml": {"schema": {"type": "object"}}}}))
     spec.path("/docs", operations=_get("Interactive API page", {
         "description": "An HTML page.", "content": {"text/html": {"schema": {"type": "string"}}}}))
     return spec.to_dict()
