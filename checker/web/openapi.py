@@ -75,6 +75,23 @@ def _get(summary: str, response: dict, description: str = "") -> dict:
                     "responses": {"200": response}}}
 
 
+def _only_null(node):
+    """apispec writes a nullable Nested field as ``anyOf: [X, {type: object,
+    nullable: true}]``, whose second branch admits any object; pin it to null."""
+    if isinstance(node, dict):
+        branches = node.get("anyOf")
+        if isinstance(branches, list):
+            for b in branches:
+                if b == {"type": "object", "nullable": True}:
+                    b["enum"] = [None]
+        for value in node.values():
+            _only_null(value)
+    elif isinstance(node, list):
+        for value in node:
+            _only_null(value)
+    return node
+
+
 @functools.lru_cache(maxsize=1)
 def build() -> dict:
     """The OpenAPI document as a dict."""
@@ -119,7 +136,7 @@ def build() -> dict:
         "description": "The OpenAPI 3 document.", "content": {"application/yaml": {"schema": {"type": "object"}}}}))
     spec.path("/docs", operations=_get("Interactive API page", {
         "description": "An HTML page.", "content": {"text/html": {"schema": {"type": "string"}}}}))
-    return spec.to_dict()
+    return _only_null(spec.to_dict())
 
 
 @functools.lru_cache(maxsize=1)
