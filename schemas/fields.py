@@ -11,7 +11,7 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields
 
 from checker import board
-from checker.notation import NotationError, parse_hpn, parse_htn, parse_cell_list
+from checker.notation import NotationError, parse_cell_list
 
 MAX_HPN_LENGTH = 400   # the longest consistent HPN is well under 200 characters
 MAX_HTN_LENGTH = 64    # "c3xc4 -d3 *e5" and some spaces
@@ -60,18 +60,15 @@ class CellListField(fields.Field):
         return board.names(value or ())
 
 
-class _TextOrObject(fields.Field):
-    """Accepts a string (parsed by ``parse``) or an object (loaded by ``schema``)."""
+class TextOrObject(fields.Field):
+    """A value given as text (parsed by ``parse``) or as a JSON object (loaded
+    by ``schema``).  Subclasses name the notation and the text's limit."""
 
-    parse = None
+    parse = None          # text -> value; raises NotationError
+    schema = None         # the Schema class for the object form
+    notation = ""         # "HPN" or "HTN", for messages
+    text_kind = ""        # "an HPN string", "an HTN Project token", ...
     max_length = 0
-    notation = ""
-    schema_name = ""
-
-    def _schema(self):
-        from . import position, turn  # the object schemas live beside these fields
-        return {"PositionObject": position.PositionObjectSchema,
-                "TurnObject": turn.TurnObjectSchema}[self.schema_name]()
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, str):
@@ -82,23 +79,5 @@ class _TextOrObject(fields.Field):
             except NotationError as exc:
                 raise ValidationError(f"{self.notation}: {exc.message}") from exc
         if isinstance(value, dict):
-            return self._schema().load(value)
-        raise ValidationError(f"Expected a JSON object or an {self.notation} string.")
-
-
-class PositionField(_TextOrObject):
-    """A position: the JSON object of RULES §11 or an HPN string."""
-
-    parse = staticmethod(parse_hpn)
-    max_length = MAX_HPN_LENGTH
-    notation = "HPN"
-    schema_name = "PositionObject"
-
-
-class TurnField(_TextOrObject):
-    """A turn: the JSON object of RULES §11 or an HTN string."""
-
-    parse = staticmethod(parse_htn)
-    max_length = MAX_HTN_LENGTH
-    notation = "HTN"
-    schema_name = "TurnObject"
+            return self.schema().load(value)
+        raise ValidationError(f"Expected a JSON object or {self.text_kind}.")

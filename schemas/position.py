@@ -10,9 +10,10 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, post_dump, post_load, validates_schema, validate
 
 from checker import board
+from checker.notation import parse_hpn
 from checker.position import PlayerState, Position
 
-from .fields import CellListField, StrictBoolean
+from .fields import MAX_HPN_LENGTH, CellListField, StrictBoolean, TextOrObject
 
 
 class CellStateSchema(Schema):
@@ -89,22 +90,11 @@ class PositionObjectSchema(Schema):
                         {"A": data["players"]["A"], "B": data["players"]["B"]})
 
 
-def position_to_json(pos: Position) -> dict:
-    """The JSON form of a position (RULES §11)."""
-    cells = {}
-    for c in board.CELLS:
-        t, s, lk = pos.tiers[c], pos.stones[c], pos.locked[c]
-        if t or s or lk:
-            cell = {"tier": t}
-            if s:
-                cell["stone"] = s
-            if lk:
-                cell["locked"] = True
-            cells[board.NAMES[c]] = cell
-    players = {}
-    for who in ("A", "B"):
-        p = pos.player(who)
-        players[who] = {"reserve": p.reserve, "charges": p.charges, "lowers_left": p.lowers_left,
-                        "captures": p.captures, "raises": p.raises, "placed": p.placed,
-                        "echo_lock_used": p.echo_lock_used, "cooldown": board.names(p.cooldown)}
-    return {"to_move": pos.to_move, "half_moves": pos.half_moves, "cells": cells, "players": players}
+class PositionField(TextOrObject):
+    """A position: the JSON object of RULES §11 or an HPN string."""
+
+    parse = staticmethod(parse_hpn)
+    schema = PositionObjectSchema
+    notation = "HPN"
+    text_kind = "an HPN string"
+    max_length = MAX_HPN_LENGTH

@@ -3,12 +3,10 @@ so no request can make a worker spin."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, fields, validate
 
-from checker.notation import NotationError, parse_project, parse_shape
-
-from .fields import PositionField, TurnField
-from .turn import ProjectSchema, ShapeSchema
+from .position import PositionField
+from .turn import ProjectFilterField, ShapeFilterField, TurnField
 
 MAX_HISTORY = 60      # a game has at most 60 half-moves
 MAX_BATCH = 1000
@@ -25,38 +23,6 @@ _HISTORY_DOC = {"description": "The game's earlier positions, oldest first (the 
 def _history():
     return fields.List(PositionField(metadata=_POSITION_DOC), load_default=None, allow_none=True,
                        validate=validate.Length(max=MAX_HISTORY), metadata=_HISTORY_DOC)
-
-
-class _StepField(fields.Field):
-    """A Project or Shape filter: the JSON object or one HTN token."""
-
-    schema = None
-    parse = None
-    notation = ""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, str):
-            if len(value) > 16:
-                raise ValidationError(f"{self.notation} token longer than 16 characters.")
-            try:
-                return type(self).parse(value)
-            except NotationError as exc:
-                raise ValidationError(f"HTN: {exc.message}") from exc
-        if isinstance(value, dict):
-            return self.schema().load(value)
-        raise ValidationError(f"Expected a JSON object or an HTN {self.notation} token.")
-
-
-class ProjectFilterField(_StepField):
-    schema = ProjectSchema
-    parse = staticmethod(parse_project)
-    notation = "Project"
-
-
-class ShapeFilterField(_StepField):
-    schema = ShapeSchema
-    parse = staticmethod(parse_shape)
-    notation = "Shape"
 
 
 class CheckRequestSchema(Schema):

@@ -13,9 +13,10 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from checker import board
+from checker.notation import parse_htn, parse_project, parse_shape
 from checker.turn import Echo, Move, Place, Shape, Skip, Turn
 
-from .fields import CellField
+from .fields import MAX_HTN_LENGTH, CellField, TextOrObject
 
 _CELL_DOC = {"type": "string", "example": "c3", "description": "A cell name, a1 … g7."}
 
@@ -85,6 +86,36 @@ class TurnObjectSchema(Schema):
     @post_load
     def _make(self, data, **kwargs):
         return Turn(data["project"], data["shape"], data["echo"])
+
+
+class TurnField(TextOrObject):
+    """A turn: the JSON object of RULES §11 or an HTN string."""
+
+    parse = staticmethod(parse_htn)
+    schema = TurnObjectSchema
+    notation = "HTN"
+    text_kind = "an HTN string"
+    max_length = MAX_HTN_LENGTH
+
+
+class ProjectFilterField(TextOrObject):
+    """A Project: the JSON object or one HTN token (``c3``, ``c3-c4``, ``skip``)."""
+
+    parse = staticmethod(parse_project)
+    schema = ProjectSchema
+    notation = "HTN"
+    text_kind = "an HTN Project token"
+    max_length = 16
+
+
+class ShapeFilterField(TextOrObject):
+    """A Shape: the JSON object or one HTN token (``+d4``, ``-d4``)."""
+
+    parse = staticmethod(parse_shape)
+    schema = ShapeSchema
+    notation = "HTN"
+    text_kind = "an HTN Shape token"
+    max_length = 16
 
 
 def project_to_json(project) -> dict:

@@ -17,9 +17,10 @@ from checker import RULES_VERSION
 from checker.notation import START_HPN
 from schemas import requests as rq
 from schemas import responses as rs
-from schemas.fields import CellListField, CellField, PositionField, TurnField
-from schemas.position import PositionObjectSchema
-from schemas.turn import EchoSchema, ProjectSchema, ShapeSchema, TurnObjectSchema
+from schemas.fields import CellField, CellListField
+from schemas.position import PositionField, PositionObjectSchema
+from schemas.turn import (EchoSchema, ProjectFilterField, ProjectSchema, ShapeFilterField, ShapeSchema,
+                          TurnField, TurnObjectSchema)
 
 _REF = "#/components/schemas/"
 
@@ -34,9 +35,9 @@ def _custom_fields(self, field, **kwargs) -> dict:
         return {"oneOf": [{"type": "string", "description": "HTN (RULES §10)", "example": "c3 +d4",
                            "maxLength": 64},
                           {"$ref": _REF + "TurnObject"}]}
-    if isinstance(field, rq.ProjectFilterField):
+    if isinstance(field, ProjectFilterField):
         return {"oneOf": [{"type": "string", "example": "c3"}, {"$ref": _REF + "Project"}]}
-    if isinstance(field, rq.ShapeFilterField):
+    if isinstance(field, ShapeFilterField):
         return {"oneOf": [{"type": "string", "example": "+d4"}, {"$ref": _REF + "Shape"}]}
     if isinstance(field, CellField):
         return {"type": "string", "example": "c3"}
