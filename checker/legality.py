@@ -26,14 +26,14 @@ from typing import Iterable
 from . import board
 from .board import CENTRE, NEIGHBOURS, STEPS, Cell
 from .catalogue import RULE_IDS, RULES, STEP_ECHO, STEP_GAME, STEP_MOVE, STEP_PLACE, STEP_POSITION, STEP_SHAPE
-from .generate import game_over_reason, legal_shapes, mandating_shapes, place_cells, skip_applies
+from .generate import game_over_reason, legal_shapes, legal_turns, mandating_shapes, place_cells, skip_applies
 from .notation import shape_to_htn, turn_to_htn
-from .play import Outcome, apply, describe_game_over
+from .play import GameResult, Outcome, apply, describe_game_over, game_status
 from .position import MAX_HALF_MOVES, Position, Problem, other
 from .turn import CAPTURE, RAISE, Move, Place, Skip, Turn
 
 __all__ = ["PASSED", "FAILED", "NOT_APPLICABLE", "Check", "Verdict", "InconsistentPosition", "check",
-           "consistency_checks"]
+           "consistency_checks", "Validation", "validate"]
 
 PASSED, FAILED, NOT_APPLICABLE = "passed", "failed", "not_applicable"
 N = board.name
@@ -501,3 +501,26 @@ def consistency_checks(position: Position) -> list[Check]:
         else:
             out.append(Check(rule, STEP_POSITION, PASSED, (), RULES[rule].text))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Validation:
+    """A position's consistency (D-3) and, when consistent, its state."""
+
+    position: Position
+    consistent: bool
+    checks: tuple[Check, ...]
+    game: GameResult | None         # None when inconsistent
+    cooldown_skip: bool | None
+    legal_turns: int | None
+
+
+def validate(position: Position) -> Validation:
+    """Every ``position.*`` check, and for a consistent position whether the
+    game is over, whether the cooldown skip applies and how many legal turns
+    there are."""
+    checks = tuple(consistency_checks(position))
+    if not position.is_consistent():
+        return Validation(position, False, checks, None, None, None)
+    return Validation(position, True, checks, game_status(position, history_given=False),
+                      skip_applies(position), len(legal_turns(position)))

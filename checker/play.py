@@ -23,12 +23,12 @@ from typing import Iterable, Sequence
 from . import board
 from .board import NEIGHBOURS, SLOTS, Cell
 from .catalogue import LINKS
-from .generate import has_legal_project, legal_moves, network_group, place_cells
+from .generate import game_over_reason, has_legal_project, network_group
 from .position import MAX_HALF_MOVES, Position, other
 from .turn import CAPTURE, LOCK, RAISE, Move, Place, Skip, Turn
 
 __all__ = ["Term", "Weighing", "Event", "TiebreakFigures", "GameResult", "Outcome",
-           "apply", "weigh_encirclement", "weigh_echo_capture", "end_of_game",
+           "apply", "weigh_encirclement", "weigh_echo_capture", "end_of_game", "game_status",
            "describe_game_over", "tiebreak_figures"]
 
 N = board.name
@@ -231,6 +231,25 @@ def describe_game_over(pos: Position, reason: str) -> str:
     if reason == "strangle":
         return f"{_no_project_text(pos)} (Strangle)"
     return f"all {MAX_HALF_MOVES} half-moves have been played (half-move cap); the tiebreak decided the game"
+
+
+def game_status(pos: Position, history_given: bool = True) -> GameResult:
+    """The game's state in ``pos`` itself, before any turn: over (and who won)
+    when the position accepts no turn (RULES §8, D-13), otherwise going on."""
+    rep = "evaluated" if history_given else "not_evaluated"
+    reason = game_over_reason(pos)
+    if reason is None:
+        return GameResult(False, None, None, f"The game goes on: {pos.to_move} is to move "
+                          f"({pos.half_moves} of {MAX_HALF_MOVES} half-moves played).", rep)
+    text = describe_game_over(pos, reason)
+    if reason == "tiebreak":
+        result, msg, figs = _tiebreak(pos)
+        return GameResult(True, result, reason, msg, rep, figs, LINKS["game-end"])
+    if reason == "takeover":
+        result = "A" if pos.player("A").captures >= 6 else "B"
+    else:  # network and strangle: the player who just moved wins
+        result = other(pos.to_move)
+    return GameResult(True, result, reason, f"The game is over: {text}. {result} wins.", rep, more=LINKS[reason])
 
 
 def end_of_game(before: Position, after: Position, skipped: bool,

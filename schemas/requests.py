@@ -50,3 +50,27 @@ class ValidateRequestSchema(Schema):
     """``POST /v1/validate``: a position to check for consistency (D-3)."""
 
     position = PositionField(required=True, metadata=_POSITION_DOC)
+
+
+class ReplayRequestSchema(Schema):
+    """``POST /v1/replay``: turns checked and applied in order from ``start``."""
+
+    turns = fields.List(TurnField(metadata=_TURN_DOC), required=True,
+                        validate=validate.Length(max=MAX_REPLAY),
+                        metadata={"description": f"At most {MAX_REPLAY} turns (a game has at most 60 half-moves)."})
+    start = PositionField(load_default=None, allow_none=True, metadata={
+        "description": "The position to start from (JSON or HPN); default: the start position."})
+    history = fields.List(PositionField(metadata=_POSITION_DOC), load_default=None, allow_none=True,
+                          validate=validate.Length(max=MAX_HISTORY), metadata={
+                              "description": "The game's positions before `start`, oldest first. From the start "
+                                             "position the history is known (empty); from another `start` "
+                                             "without it, repetition and threefold are not evaluated."})
+
+
+class BatchRequestSchema(Schema):
+    """``POST /v1/check/batch``: independent checks, answered in order."""
+
+    items = fields.List(fields.Raw(metadata={"description": "A check request {position, turn, history?}; "
+                                                            "a malformed item gets its own Problem."}),
+                        required=True, validate=validate.Length(max=MAX_BATCH),
+                        metadata={"description": f"At most {MAX_BATCH} items."})

@@ -6,13 +6,14 @@ from __future__ import annotations
 from marshmallow import Schema, fields, pre_dump
 
 from checker import RULES_VERSION, board
+from checker.notation import NotationError, position_to_hpn, turn_to_htn
 
 from .position import PositionObjectSchema
+from .turn import turn_to_json
 
 
-def _hpn(obj):
-    from checker.notation import position_to_hpn
-    return position_to_hpn(obj.position if hasattr(obj, "position") else obj["position"])
+def _hpn(outcome) -> str:
+    return position_to_hpn(outcome.position)
 
 
 class PositionOutSchema(PositionObjectSchema):
@@ -115,9 +116,17 @@ class TurnOutSchema(Schema):
 
 
 class LegalTurnsSchema(Schema):
+    """Dumps ``(position, turns)``: the turns with their HTN in that position."""
+
     rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
     count = fields.Integer(required=True)
     turns = fields.List(fields.Nested(TurnOutSchema), required=True)
+
+    @pre_dump
+    def _from_turns(self, data, **kwargs):
+        position, turns = data
+        return {"count": len(turns),
+                "turns": [{"htn": turn_to_htn(t, position), "turn": turn_to_json(t)} for t in turns]}
 
 
 class StatusSchema(Schema):
@@ -139,6 +148,47 @@ class ValidateSchema(Schema):
     status = fields.Nested(StatusSchema, allow_none=True, required=True, metadata={
         "description": "The position's state; null when the position is not consistent."})
 
+    @pre_dump
+    def _from_validation(self, v, **kwargs):
+        try:
+            hpn = position_to_hpn(v.position)
+        except NotationError:
+            hpn = None  # a tier outside 0–2 or a negative counter has no HPN
+        status = None
+        if v.consistent:
+            status = {"to_move": v.position.to_move, "game_over": v.game.over, "reason": v.game.reason,
+                      "message": v.game.message, "cooldown_skip": v.cooldown_skip, "legal_turns": v.legal_turns}
+        return {"consistent": v.consistent, "hpn": hpn, "checks": v.checks, "status": status}
+
+
+class PositionWithHpnSchema(Schema):
+    """Dumps a position as ``{position, hpn}``."""
+
+    position = fields.Nested(PositionOutSchema, required=True)
+    hpn = fields.String(required=True)
+
+    @pre_dump
+    def _wrap(self, pos, **kwargs):
+        return {"position": pos, "hpn": position_to_hpn(pos)}
+
+
+class FirstIllegalSchema(Schema):
+    index = fields.Integer(required=True, metadata={"description": "0-based index of the turn in `turns`."})
+    verdict = fields.Nested(VerdictSchema, required=True)
+
+
+class ReplaySchema(Schema):
+    """Dumps a :class:`checker.replay.Replay`."""
+
+    rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
+    checked = fields.Integer(required=True, metadata={"description": "Turns checked, up to the first illegal one."})
+    legal = fields.Boolean(required=True, metadata={"description": "Every turn was legal."})
+    first_illegal = fields.Nested(FirstIllegalSchema, allow_none=True, required=True)
+    final = fields.Nested(PositionWithHpnSchema, required=True, metadata={
+        "description": "The position after the last legal turn."})
+    game = fields.Nested(GameSchema, required=True, metadata={
+        "description": "How the game ended, or its state in the final position."})
+
 
 class RuleSchema(Schema):
     id = fields.String(required=True)
@@ -156,9 +206,8 @@ class RulesSchema(Schema):
     decisions = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
 
 
-class StartSchema(Schema):
-    position = fields.Nested(PositionOutSchema, required=True)
-    hpn = fields.Function(_hpn, required=True, metadata={"type": "string"})
+class StartSchema(PositionWithHpnSchema):
+    """Dumps the start position as ``{position, hpn}``."""
 
 
 class HealthSchema(Schema):
@@ -180,3 +229,12 @@ class ProblemSchema(Schema):
     status = fields.Integer(required=True)
     detail = fields.String(required=True)
     errors = fields.List(fields.Nested(ProblemDetailSchema))
+
+
+class BatchSchema(Schema):
+    """``POST /v1/check/batch``: one Verdict or Problem per item, in order."""
+
+    rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
+    results = fields.List(fields.Raw(metadata={"oneOf": [{"$ref": "#/components/schemas/Verdict"},
+                                                         {"$ref": "#/components/schemas/Problem"}]}),
+                          required=True)

@@ -6,15 +6,17 @@ from __future__ import annotations
 from flask import Blueprint
 
 from checker.catalogue import RULES
-from checker.generate import game_over_reason, legal_turns, skip_applies
-from checker.legality import check, consistency_checks
-from checker.notation import NotationError, position_to_hpn, turn_to_htn
-from checker.play import describe_game_over
+from checker.generate import legal_turns
+from checker.legality import check, validate
 from checker.position import Position
-from schemas.requests import CheckRequestSchema, LegalTurnsRequestSchema, ValidateRequestSchema
-from schemas.responses import LegalTurnsSchema, RuleSchema, StartSchema, ValidateSchema, VerdictSchema
-from schemas.turn import turn_to_json
+from checker.replay import replay
+from marshmallow import ValidationError
+from schemas.requests import (BatchRequestSchema, CheckRequestSchema, LegalTurnsRequestSchema,
+                              ReplayRequestSchema, ValidateRequestSchema)
+from schemas.responses import (BatchSchema, LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidateSchema,
+                               VerdictSchema)
 
+from .errors import APIError, api_problem, schema_problem
 from .io import consistent, load, reply
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
@@ -27,44 +29,56 @@ _legal = LegalTurnsSchema()
 _validate = ValidateSchema()
 _rules = RuleSchema(many=True)
 _start = StartSchema()
+_batch_request = BatchRequestSchema()
+_replay_request = ReplayRequestSchema()
+_replay = ReplaySchema()
+_batch = BatchSchema()
+
+
+def _judge(data: dict, path: str = "") -> dict:
+    """A loaded check request's verdict, dumped."""
+    position = consistent(data["position"], f"{path}position")
+    return _verdict.dump(check(position, data["turn"], data["history"], validate=False))
 
 
 @bp.post("/check")
 def check_turn():
-    data = load(_check_request)
-    position = consistent(data["position"], "position")
-    verdict = check(position, data["turn"], data["history"], validate=False)
-    return reply(_verdict.dump(verdict))
+    return reply(_judge(load(_check_request)))
+
+
+@bp.post("/check/batch")
+def check_batch():
+    results = []
+    for i, item in enumerate(load(_batch_request)["items"]):
+        prefix = f"items.{i}."
+        try:
+            if not isinstance(item, dict):
+                raise ValidationError({"_schema": [f"An item must be a JSON object, not {type(item).__name__}."]})
+            results.append(_judge(_check_request.load(item), prefix))
+        except ValidationError as exc:
+            results.append(schema_problem(exc, prefix.rstrip(".")))
+        except APIError as exc:
+            results.append(api_problem(exc))
+    return reply(_batch.dump({"results": results}))
+
+
+@bp.post("/replay")
+def replay_game():
+    data = load(_replay_request)
+    start = None if data["start"] is None else consistent(data["start"], "start")
+    return reply(_replay.dump(replay(data["turns"], start, data["history"])))
 
 
 @bp.post("/legal-turns")
 def list_legal_turns():
     data = load(_legal_request)
     position = consistent(data["position"], "position")
-    turns = legal_turns(position, data["project"], data["shape"])
-    return reply(_legal.dump({"count": len(turns),
-                              "turns": [{"htn": turn_to_htn(t, position), "turn": turn_to_json(t)}
-                                        for t in turns]}))
+    return reply(_legal.dump((position, legal_turns(position, data["project"], data["shape"]))))
 
 
 @bp.post("/validate")
 def validate_position():
-    position = load(_validate_request)["position"]
-    checks = consistency_checks(position)
-    ok = position.is_consistent()
-    status = None
-    if ok:
-        reason = game_over_reason(position)
-        status = {"to_move": position.to_move, "game_over": reason is not None, "reason": reason,
-                  "message": (f"The game is over: {describe_game_over(position, reason)}." if reason
-                              else f"{position.to_move} is to move."),
-                  "cooldown_skip": skip_applies(position),
-                  "legal_turns": len(legal_turns(position))}
-    try:
-        hpn = position_to_hpn(position)
-    except NotationError:
-        hpn = None  # a tier outside 0–2 or a negative counter has no HPN
-    return reply(_validate.dump({"consistent": ok, "hpn": hpn, "checks": checks, "status": status}))
+    return reply(_validate.dump(validate(load(_validate_request)["position"])))
 
 
 @bp.get("/rules")
@@ -74,4 +88,4 @@ def rule_catalogue():
 
 @bp.get("/start")
 def start_position():
-    return reply(_start.dump({"position": Position.start()}))
+    return reply(_start.dump(Position.start()))

@@ -28,14 +28,28 @@ class APIError(Exception):
         self.status, self.slug, self.title, self.detail, self.errors = status, slug, title, detail, errors
 
 
-def problem(status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None,
-            headers: dict | None = None) -> Response:
+def problem_body(status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None) -> dict:
+    """An RFC 9457 problem object."""
     body = {"type": PROBLEM_TYPE + slug, "title": title, "status": status, "detail": detail}
     if errors is not None:
         body["errors"] = errors
-    # ASCII-escaped: a message may quote the client's input, lone surrogates included.
-    resp = Response(json.dumps(body), status=status,
-                    mimetype="application/problem+json")
+    return body
+
+
+def schema_problem(exc: ValidationError, prefix: str = "") -> dict:
+    """The 422 problem object of a schema error; paths start with ``prefix``."""
+    errors = flatten(exc.messages, prefix)
+    return problem_body(422, "invalid-body", "The body does not match the schema",
+                        "; ".join(f"{e['path']}: {e['message'].rstrip('.')}" for e in errors) + ".", errors)
+
+
+def api_problem(exc: APIError) -> dict:
+    return problem_body(exc.status, exc.slug, exc.title, exc.detail, exc.errors)
+
+
+def problem(status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None,
+            headers: dict | None = None) -> Response:
+    resp = _json_problem(problem_body(status, slug, title, detail, errors))
     for k, v in (headers or {}).items():
         resp.headers[k] = v
     return resp
@@ -61,6 +75,11 @@ def flatten(messages, path: str = "") -> list[dict]:
     return out
 
 
+def _json_problem(body: dict) -> Response:
+    # ASCII-escaped: a message may quote the client's input, lone surrogates included.
+    return Response(json.dumps(body), status=body["status"], mimetype="application/problem+json")
+
+
 _SLUGS = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "body-too-large",
           415: "unsupported-media-type"}
 
@@ -68,13 +87,11 @@ _SLUGS = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: 
 def register(app: Flask) -> None:
     @app.errorhandler(APIError)
     def _api_error(exc: APIError):
-        return problem(exc.status, exc.slug, exc.title, exc.detail, exc.errors)
+        return _json_problem(api_problem(exc))
 
     @app.errorhandler(ValidationError)
     def _schema_error(exc: ValidationError):
-        errors = flatten(exc.messages)
-        return problem(422, "invalid-body", "The body does not match the schema",
-                       "; ".join(f"{e['path']}: {e['message'].rstrip('.')}" for e in errors) + ".", errors)
+        return _json_problem(schema_problem(exc))
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

@@ -110,9 +110,10 @@ def build() -> dict:
         ("Project", ProjectSchema), ("Shape", ShapeSchema), ("Echo", EchoSchema),
         ("PositionObject", PositionObjectSchema), ("TurnObject", TurnObjectSchema),
         ("CheckRequest", rq.CheckRequestSchema), ("LegalTurnsRequest", rq.LegalTurnsRequestSchema),
-        ("ValidateRequest", rq.ValidateRequestSchema),
+        ("ValidateRequest", rq.ValidateRequestSchema), ("ReplayRequest", rq.ReplayRequestSchema),
+        ("BatchRequest", rq.BatchRequestSchema),
         ("Verdict", rs.VerdictSchema), ("LegalTurns", rs.LegalTurnsSchema), ("Validation", rs.ValidateSchema),
-        ("Rule", rs.RuleSchema), ("Start", rs.StartSchema), ("Health", rs.HealthSchema),
+        ("Rule", rs.RuleSchema), ("Replay", rs.ReplaySchema), ("Batch", rs.BatchSchema), ("Start", rs.StartSchema), ("Health", rs.HealthSchema),
         ("Problem", rs.ProblemSchema),
     ]:
         spec.components.schema(name, schema=schema)
@@ -120,6 +121,15 @@ def build() -> dict:
         "Check one turn", "CheckRequest", "Verdict",
         "Judge a turn played from a position: legal or illegal, every rule that concerns the turn in turn "
         "order, and for a legal turn the outcome (position, events, capture weighing, end of game)."))
+    spec.path("/v1/check/batch", operations=_post(
+        "Check many turns", "BatchRequest", "Batch",
+        f"Each item is judged independently, in order, like POST /v1/check: the answer holds a Verdict, or a "
+        f"Problem for a malformed item, per item. At most {rq.MAX_BATCH} items."))
+    spec.path("/v1/replay", operations=_post(
+        "Replay a game", "ReplayRequest", "Replay",
+        "Each turn checked and applied in order from `start` (default: the start position), the history kept, "
+        "so repetition and threefold are judged; stops at the first illegal turn with its full verdict and "
+        f"reports the game's end if it ends. At most {rq.MAX_REPLAY} turns."))
     spec.path("/v1/legal-turns", operations=_post(
         "List the legal turns", "LegalTurnsRequest", "LegalTurns",
         "Every legal turn of the position, in the documented order (Projects in board order; no Shape first "

@@ -1,0 +1,66 @@
+"""Replaying a game: each turn checked and applied in order, the history kept.
+
+>>> from checker.notation import parse_htn, position_to_hpn
+>>> r = replay([parse_htn("c3 +d4"), parse_htn("e5 +d4"), parse_htn("e5 +d5")])
+>>> r.checked, r.legal, r.first_illegal.index, r.first_illegal.verdict.violations
+(3, False, 2, ['place.empty'])
+>>> position_to_hpn(r.final)
+'0000/00000/000A000/0002000/0000B00/00000/0000 A 6:3:6:0:1:P:- 6:3:6:0:1:P:- 2'
+
+From the start position the whole history is known, so repetition and
+threefold are judged.  From another ``start`` they are judged only when the
+game's positions before it are given as ``history``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .legality import Verdict, check
+from .play import GameResult, game_status
+from .position import Position
+from .turn import Turn
+
+__all__ = ["FirstIllegal", "Replay", "replay"]
+
+
+@dataclass(frozen=True, slots=True)
+class FirstIllegal:
+    index: int          # 0-based index of the turn in the list
+    verdict: Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    checked: int                  # how many turns were checked (up to and including the first illegal one)
+    legal: bool                   # every turn was legal
+    first_illegal: FirstIllegal | None
+    final: Position               # the position after the last legal turn
+    game: GameResult              # the end of the game, or its state at ``final``
+    verdicts: tuple[Verdict, ...]
+
+
+def replay(turns: Sequence[Turn], start: Position | None = None,
+           history: Iterable[Position] | None = None) -> Replay:
+    """Check and apply ``turns`` in order from ``start`` (default: the start
+    position), stopping at the first illegal turn."""
+    if start is None:
+        start = Position.start()
+        hist: list[Position] | None = list(history) if history is not None else []
+    else:
+        hist = list(history) if history is not None else None
+    pos = start
+    verdicts: list[Verdict] = []
+    game = None
+    for i, turn in enumerate(turns):
+        verdict = check(pos, turn, hist)
+        verdicts.append(verdict)
+        if not verdict.legal:
+            return Replay(i + 1, False, FirstIllegal(i, verdict), pos,
+                          game or game_status(pos, hist is not None), tuple(verdicts))
+        if hist is not None:
+            hist.append(pos)
+        pos = verdict.outcome.position
+        game = verdict.outcome.game
+    return Replay(len(verdicts), True, None, pos, game or game_status(pos, hist is not None), tuple(verdicts))
