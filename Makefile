@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test run clean
+.PHONY: install test run clean vectors
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,3 +30,7 @@ run: $(STAMP)
 
 openapi.yaml: $(STAMP) $(wildcard schemas/*.py checker/web/*.py)
 	$(VENV)/bin/hexodic-checker-openapi > $@
+
+# Conformance vectors: hand-written ones plus generated regression vectors.
+vectors: $(STAMP)
+	$(PY) -m checker.vectors build

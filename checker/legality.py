@@ -440,9 +440,12 @@ def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
     if e is not None:
         parts.append(f"{'Echo-Captures' if e.kind == CAPTURE else 'Echo-Locks'} {N(e.cell)}")
     text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    captured = [c for ev in outcome.events if ev.type == "capture" for c in ev.cells]
+    captured = [f"{', '.join(ev.cells)} ({'Move capture' if ev.kind == 'move' else ev.kind})"
+                for ev in outcome.events if ev.type == "capture" and ev.cells]
     if captured:
-        text += f", capturing {', '.join(captured)}"
+        text += f", capturing {'; '.join(captured)}"
+    elif e is not None and e.kind == CAPTURE:
+        text += " (the Echo-Capture captures nothing)"
     g = outcome.game
     if g.over:
         ending = "a draw" if g.result == "draw" else f"{g.result} wins"

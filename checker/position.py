@@ -212,6 +212,10 @@ _START = Position([0] * board.CELL_COUNT, [None] * board.CELL_COUNT,
                   {"A": _START_PLAYER, "B": _START_PLAYER})
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _problems(pos: Position) -> list[Problem]:
     out: list[Problem] = []
 
@@ -237,7 +241,7 @@ def _problems(pos: Position) -> list[Problem]:
         reserve = pos.player(who).reserve
         if on_board + reserve != STONES_PER_PLAYER:
             bad("position.stone-count",
-                f"{who} has {on_board} stones on the board and {reserve} in reserve, "
+                f"{who} has {_count(on_board, 'stone')} on the board and {reserve} in reserve, "
                 f"{on_board + reserve} in all; stones on the board + reserve must be 7.")
 
     # position.tier
@@ -275,7 +279,7 @@ def _problems(pos: Position) -> list[Problem]:
             wrong_fields = []
             on_board = pos.stones.count(who)
             if on_board:
-                wrong_fields.append(f"{on_board} stones on the board")
+                wrong_fields.append(f"{_count(on_board, 'stone')} on the board")
             for fname, want in (("reserve", 7), ("charges", 3), ("lowers_left", 6),
                                 ("raises", 0), ("captures", 0)):
                 if getattr(ps, fname) != want:

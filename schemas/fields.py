@@ -11,7 +11,7 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields
 
 from checker import board
-from checker.notation import NotationError, parse_cell_list
+from checker.notation import NotationError
 
 MAX_HPN_LENGTH = 400   # the longest consistent HPN is well under 200 characters
 MAX_HTN_LENGTH = 64    # "c3xc4 -d3 *e5" and some spaces
@@ -49,12 +49,15 @@ class CellListField(fields.Field):
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, list) or len(value) > board.CELL_COUNT:
             raise ValidationError(f"Expected a list of at most {board.CELL_COUNT} distinct cell names.")
-        if not all(isinstance(v, str) and 0 < len(v) <= 4 for v in value):
-            raise ValidationError("Every item must be a cell name such as c3.")
-        try:
-            return parse_cell_list(",".join(value) if value else "-", "cooldown")
-        except NotationError as exc:
-            raise ValidationError(exc.message) from exc
+        cells: set[int] = set()
+        for item in value:
+            if not isinstance(item, str) or not board.is_cell_name(item):
+                raise ValidationError(f"{item!r} is not a cell (a1 … g7).")
+            cell = board.parse_cell(item)
+            if cell in cells:
+                raise ValidationError(f"{board.name(cell)} is listed twice.")
+            cells.add(cell)
+        return frozenset(cells)
 
     def _serialize(self, value, attr, obj, **kwargs):
         return board.names(value or ())

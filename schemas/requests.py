@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from .fields import CellListField
 from .position import PositionField
 from .turn import ProjectFilterField, ShapeFilterField, TurnField
 
@@ -74,3 +75,16 @@ class BatchRequestSchema(Schema):
                                                             "a malformed item gets its own Problem."}),
                         required=True, validate=validate.Length(max=MAX_BATCH),
                         metadata={"description": f"At most {MAX_BATCH} items."})
+
+
+class RenderRequestSchema(Schema):
+    """``POST /v1/render``: a picture of a position, optionally with a turn's verdict."""
+
+    position = PositionField(required=True, metadata=_POSITION_DOC)
+    highlight = CellListField(load_default=frozenset, metadata={
+        "type": "array", "items": {"type": "string", "example": "c3"}, "maxItems": 37,
+        "description": "Cells to highlight."})
+    turn = TurnField(load_default=None, allow_none=True, metadata={
+        "description": "A turn to draw the verdict of: the cells its failing checks name are highlighted and "
+                       "its Project, Shape and Echo are marked."})
+    history = _history()

@@ -3,16 +3,18 @@ positions, the rule catalogue and the start position."""
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, Response
 
+from checker import RULES_VERSION
 from checker.catalogue import RULES
 from checker.generate import legal_turns
 from checker.legality import check, validate
 from checker.position import Position
+from checker.render import render_svg
 from checker.replay import replay
 from marshmallow import ValidationError
 from schemas.requests import (BatchRequestSchema, CheckRequestSchema, LegalTurnsRequestSchema,
-                              ReplayRequestSchema, ValidateRequestSchema)
+                              RenderRequestSchema, ReplayRequestSchema, ValidateRequestSchema)
 from schemas.responses import (BatchSchema, LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidateSchema,
                                VerdictSchema)
 
@@ -33,6 +35,7 @@ _batch_request = BatchRequestSchema()
 _replay_request = ReplayRequestSchema()
 _replay = ReplaySchema()
 _batch = BatchSchema()
+_render_request = RenderRequestSchema()
 
 
 def _judge(data: dict, path: str = "") -> dict:
@@ -67,6 +70,14 @@ def replay_game():
     data = load(_replay_request)
     start = None if data["start"] is None else consistent(data["start"], "start")
     return reply(_replay.dump(replay(data["turns"], start, data["history"])))
+
+
+@bp.post("/render")
+def render_board():
+    data = load(_render_request)
+    position = consistent(data["position"], "position")
+    svg = render_svg(position, data["highlight"], data["turn"], data["history"])
+    return Response(svg, mimetype="image/svg+xml", headers={"Hexodic-Rules-Version": RULES_VERSION})
 
 
 @bp.post("/legal-turns")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from importlib import resources
+
 from flask import Blueprint, Response, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
 from checker import RULES_VERSION
+from checker.vectors import SHIPPED
 
 from . import openapi
 from .io import reply
@@ -39,6 +42,14 @@ def healthz():
 @bp.get("/openapi.yaml")
 def openapi_yaml():
     return Response(openapi.as_yaml(), mimetype="application/yaml")
+
+
+@bp.get("/v1/vectors")
+def vectors():
+    """The conformance vectors, as shipped (JSON Lines, header first)."""
+    body = resources.files("checker.data").joinpath(SHIPPED).read_bytes()
+    return Response(body, mimetype="application/x-ndjson",
+                    headers={"Content-Disposition": 'inline; filename="hexodic-vectors.jsonl"'})
 
 
 @bp.get("/docs")

@@ -112,6 +112,7 @@ def build() -> dict:
         ("CheckRequest", rq.CheckRequestSchema), ("LegalTurnsRequest", rq.LegalTurnsRequestSchema),
         ("ValidateRequest", rq.ValidateRequestSchema), ("ReplayRequest", rq.ReplayRequestSchema),
         ("BatchRequest", rq.BatchRequestSchema),
+        ("RenderRequest", rq.RenderRequestSchema),
         ("Verdict", rs.VerdictSchema), ("LegalTurns", rs.LegalTurnsSchema), ("Validation", rs.ValidateSchema),
         ("Rule", rs.RuleSchema), ("Replay", rs.ReplaySchema), ("Batch", rs.BatchSchema), ("Start", rs.StartSchema), ("Health", rs.HealthSchema),
         ("Problem", rs.ProblemSchema),
@@ -130,6 +131,12 @@ def build() -> dict:
         "Each turn checked and applied in order from `start` (default: the start position), the history kept, "
         "so repetition and threefold are judged; stops at the first illegal turn with its full verdict and "
         f"reports the game's end if it ends. At most {rq.MAX_REPLAY} turns."))
+    render = _post("Draw the board", "RenderRequest", "Problem",
+                   "An SVG picture of the position: the 37 cells shaded by tier, stones, locks, cell names and "
+                   "highlighted cells; with `turn`, the verdict drawn on it.")
+    render["post"]["responses"]["200"] = {"description": "The board as SVG.",
+                                          "content": {"image/svg+xml": {"schema": {"type": "string"}}}}
+    spec.path("/v1/render", operations=render)
     spec.path("/v1/legal-turns", operations=_post(
         "List the legal turns", "LegalTurnsRequest", "LegalTurns",
         "Every legal turn of the position, in the documented order (Projects in board order; no Shape first "
@@ -142,6 +149,11 @@ def build() -> dict:
         "description": "Every rule id with its step, title, text, more link and source.",
         "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": _REF + "Rule"}}}}}))
     spec.path("/v1/start", operations=_get("The start position", _ok("Start", "The start position.")))
+    spec.path("/v1/vectors", operations=_get("Conformance vectors", {
+        "description": "The conformance vectors as JSON Lines: a header line {format, version, rules_version, "
+                       "count}, then one vector per line {id, description, position, history, turn, legal, "
+                       "violations, after, game}.",
+        "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}))
     spec.path("/healthz", operations=_get("Health", _ok("Health", "The service is up.")))
     spec.path("/openapi.yaml", operations=_get("This document", {
         "description": "The OpenAPI 3 document.", "content": {"application/yaml": {"schema": {"type": "object"}}}}))

@@ -1,0 +1,669 @@
+"""The ``hexodic-check`` command: the rules engine from a terminal.
+
+::
+
+    hexodic-check check POSITION TURN [--history FILE] [--json]
+    hexodic-check legal POSITION [--project P] [--shape S] [--json]
+    hexodic-check replay FILE [--json]
+    hexodic-check validate POSITION [--json]
+    hexodic-check render POSITION [TURN] -o OUT [--highlight c3,d4]
+
+POSITION is HPN text, a path to a file holding HPN or a JSON position, or
+``-`` for stdin.  TURN is HTN text, inline JSON (``'{"project": ...}'``) or
+a path to a file holding JSON (or HTN).  Input is read with the same
+marshmallow schemas as the HTTP service, so the command accepts exactly what
+``POST /v1/...`` accepts, and ``--json`` prints exactly the HTTP body.
+
+Exit status: 0 legal (every turn legal for ``replay``; consistent for
+``validate``; ``legal`` and ``render`` always 0), 1 illegal (inconsistent
+for ``validate``), 2 bad input, with one line on stderr saying what is wrong.
+An unexpected error inside the checker (a bug) is also one line, exit 3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+from typing import Callable, Iterable, Sequence
+
+from marshmallow import Schema, ValidationError
+
+from checker import RULES_VERSION, board
+from checker.generate import legal_turns
+from checker.legality import FAILED, NOT_APPLICABLE, PASSED, Check, Verdict, check, validate
+from checker.notation import NotationError, position_to_hpn
+from checker.play import game_status
+from checker.position import Position
+from checker.replay import replay
+
+PROG = "hexodic-check"
+MARKS = {PASSED: "✓", FAILED: "✗", NOT_APPLICABLE: "–"}
+
+EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+__all__ = ["main", "BadInput", "MARKS", "checklist"]
+
+
+class BadInput(Exception):
+    """Input the command cannot use; the message is one line naming what is wrong."""
+
+
+# ------------------------------------------------------------ reading ------
+
+def _one_line(text: str) -> str:
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
+class _Reader:
+    """Reads arguments that may be text, a file or ``-`` (stdin, read once)."""
+
+    def __init__(self) -> None:
+        self.stdin_for: str | None = None
+
+    def stdin(self, label: str) -> str:
+        if self.stdin_for is not None:
+            raise BadInput(f"{label}: stdin ('-') is already used for {self.stdin_for}")
+        self.stdin_for = label
+        stream = sys.stdin
+        if stream is None:
+            raise BadInput(f"{label}: there is no stdin to read")
+        try:
+            raw = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
+        except OSError as exc:
+            raise BadInput(f"{label}: cannot read stdin: {exc.strerror or exc}") from None
+        return _decode(raw, label, "stdin") if isinstance(raw, bytes) else raw.lstrip("\ufeff")
+
+    @staticmethod
+    def file(path: str, name: str) -> str:
+        """The text of the file ``path``, given as the argument ``name``."""
+        try:
+            with open(path, "rb") as f:
+                raw = f.read()
+        except FileNotFoundError:
+            raise BadInput(f"{name}: no such file: {path!r}") from None
+        except IsADirectoryError:
+            raise BadInput(f"{name}: {path!r} is a directory, not a file") from None
+        except OSError as exc:
+            raise BadInput(f"{name}: cannot read {path!r}: {exc.strerror or exc}") from None
+        return _decode(raw, name, repr(path))
+
+
+def _decode(raw: bytes, label: str, where: str) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{label}: {where} is not UTF-8 text (byte {exc.start + 1} is not valid)") from None
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _json(text: str, label: str):
+    """JSON as the HTTP service reads it (no NaN or Infinity)."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"{label}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise BadInput(f"{label}: not valid JSON: nesting too deep") from None
+    except ValueError as exc:
+        raise BadInput(f"{label}: not valid JSON: {exc}") from None
+
+
+def _is_json_text(text: str) -> bool:
+    return text.lstrip().startswith(("{", "[", '"'))
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    """Non-blank lines not starting with '#', with their 1-based numbers."""
+    return [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1)
+            if line.strip() and not line.strip().startswith("#")]
+
+
+def _single_line_value(text: str, label: str, what: str):
+    """A file's or stdin's content: JSON, or one line of notation."""
+    if _is_json_text(text):
+        return _json(text, label)
+    lines = _lines(text)
+    if not lines:
+        raise BadInput(f"{label}: empty: expected {what}")
+    if len(lines) > 1:
+        raise BadInput(f"{label}: {len(lines)} lines (lines {lines[0][0]} and {lines[1][0]}, ...); expected one line "
+                       f"holding {what}")
+    return lines[0][1]
+
+
+def _has_space(text: str) -> bool:
+    return any(ch.isspace() for ch in text)
+
+
+def _position_arg(arg: str, reader: _Reader, name: str = "POSITION") -> tuple[object, str]:
+    """The JSON value of a POSITION argument (an HPN string or a JSON value)
+    and the label naming it in messages."""
+    if arg == "-":
+        label = f"{name} (stdin)"
+        return _single_line_value(reader.stdin(label), label, "an HPN position"), label
+    if os.path.exists(arg) and not _is_json_text(arg):
+        label = f"{name} ({arg})"
+        return _single_line_value(reader.file(arg, name), label, "an HPN position"), label
+    if _is_json_text(arg):
+        return _json(arg, name), name
+    if _has_space(arg):
+        return arg, name
+    raise BadInput(f"{name}: no such file: {arg!r} (HPN text has 5 space-separated fields)")
+
+
+def _turn_arg(arg: str, reader: _Reader, name: str = "TURN") -> tuple[object, str]:
+    """The JSON value of a TURN argument (an HTN string or a JSON value)."""
+    if arg == "-":
+        label = f"{name} (stdin)"
+        return _single_line_value(reader.stdin(label), label, "an HTN turn"), label
+    if _is_json_text(arg):
+        return _json(arg, name), name
+    if os.path.isfile(arg):
+        label = f"{name} ({arg})"
+        return _single_line_value(reader.file(arg, name), label, "an HTN turn"), label
+    if any(ch in arg for ch in "./\\"):  # HTN never holds these: a path that is not there
+        raise BadInput(f"{name}: no such file: {arg!r}")
+    return arg, name
+
+
+def _history_arg(path: str, reader: _Reader) -> tuple[list, str, list[int] | None]:
+    """A --history file: a JSON list of positions, or one HPN per line.
+    Returns the list, the label and, for a text file, each item's line number."""
+    label = "--history (stdin)" if path == "-" else f"--history ({path})"
+    text = reader.stdin(label) if path == "-" else reader.file(path, "--history")
+    if _is_json_text(text):
+        value = _json(text, label)
+        if not isinstance(value, list):
+            raise BadInput(f"{label}: expected a JSON list of positions (HPN strings or JSON objects), "
+                           f"not {_json_type(value)}")
+        return value, label, None
+    lines = _lines(text)
+    return [line for _, line in lines], label, [n for n, _ in lines]
+
+
+def _json_type(value) -> str:
+    if value is None:
+        return "null"
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+            int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+
+
+# ------------------------------------------------------- schema errors ------
+
+def _flatten(messages, path: tuple[str, ...] = ()) -> Iterable[tuple[tuple[str, ...], str]]:
+    """marshmallow's nested messages as (path, message) pairs."""
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            if key == "_schema" or (key == "value" and path and isinstance(value, (dict, list))):
+                yield from _flatten(value, path)
+            else:
+                yield from _flatten(value, path + (str(key),))
+    elif isinstance(messages, list):
+        for item in messages:
+            yield from _flatten(item, path)
+    else:
+        yield path, str(messages)
+
+
+Labeller = Callable[[tuple[str, ...]], str]
+
+
+def _load(schema: Schema, body: dict, label: Labeller):
+    """``schema.load(body)``; a schema error is bad input, every message on one line."""
+    try:
+        return schema.load(body)
+    except ValidationError as exc:
+        parts = [f"{label(path)}: {msg.rstrip('.')}" for path, msg in _flatten(exc.messages)]
+        raise BadInput("; ".join(parts) or "the input does not match the schema") from None
+
+
+def _labeller(roots: dict[str, str], lines: dict[str, list[int] | None] | None = None) -> Labeller:
+    """Names a schema error's path: the root key by the argument it came from;
+    a list item of a text file by its line number."""
+    lines = lines or {}
+
+    def label(path: tuple[str, ...]) -> str:
+        if not path:
+            return next(iter(roots.values()))
+        root, rest = path[0], list(path[1:])
+        head = roots.get(root, root)
+        numbers = lines.get(root)
+        if rest and rest[0].isdigit():
+            i = int(rest[0])
+            item = f"line {numbers[i]}" if numbers is not None and i < len(numbers) else f"item {i + 1}"
+            head, rest = f"{head}, {item}", rest[1:]
+        return head + (": " + ".".join(rest) if rest else "")
+
+    return label
+
+
+def _consistent(position: Position, label: str) -> Position:
+    """``position`` when it is consistent (D-3); otherwise bad input naming
+    every broken ``position.*`` condition."""
+    problems = position.problems()
+    if problems:
+        details = " ".join(f"[{p.rule}] {p.message}" for p in problems)
+        n = len(problems)
+        raise BadInput(f"{label} is not a consistent position ({n} broken condition{'s' if n != 1 else ''}): "
+                       f"{details}")
+    return position
+
+
+# -------------------------------------------------------------- output ------
+
+def checklist(checks: Sequence[Check]) -> list[str]:
+    """One line per check: mark, step label, rule id, message (columns aligned)."""
+    if not checks:
+        return []
+    step_w = max(len(c.step) for c in checks)
+    rule_w = max(len(c.rule) for c in checks)
+    return [f"{MARKS.get(c.status, '?')} {c.step:<{step_w}}  {c.rule:<{rule_w}}  {c.message}" for c in checks]
+
+
+def _hpn(position: Position) -> str:
+    try:
+        return position_to_hpn(position)
+    except NotationError as exc:
+        return f"(none: {exc.message})"
+
+
+def _print(lines: Iterable[str] | str = "") -> None:
+    if isinstance(lines, str):
+        lines = [lines]
+    out = sys.stdout
+    for line in lines:
+        out.write(_one_line(line) + "\n")
+
+
+def _print_json(data) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def _verdict_lines(verdict: Verdict) -> list[str]:
+    lines = [verdict.summary, ""]
+    lines += checklist(verdict.checks)
+    out = verdict.outcome
+    if out is not None:
+        lines += ["", f"Position after the turn: {_hpn(out.position)}"]
+        if out.events:
+            lines.append("Events:")
+            lines += [f"  - {e.message}" for e in out.events]
+        else:
+            lines.append("Events: none.")
+        if out.capture_check:
+            lines.append("Capture check:")
+            lines += [f"  - {w.message}" for w in out.capture_check]
+        else:
+            lines.append("Capture check: no stone was weighed (no sealed enemy stone on Tier 1 or 2).")
+        lines.append(f"Game: {out.game.message}")
+    return lines
+
+
+# ------------------------------------------------------------ commands ------
+
+def _cmd_check(args, reader: _Reader) -> int:
+    from schemas.requests import CheckRequestSchema
+    from schemas.responses import VerdictSchema
+
+    pos_value, pos_label = _position_arg(args.position, reader)
+    turn_value, turn_label = _turn_arg(args.turn, reader)
+    body = {"position": pos_value, "turn": turn_value}
+    roots = {"position": pos_label, "turn": turn_label}
+    lines = {}
+    if args.history is not None:
+        body["history"], roots["history"], lines["history"] = _history_arg(args.history, reader)
+    data = _load(CheckRequestSchema(), body, _labeller(roots, lines))
+    position = _consistent(data["position"], pos_label)
+    verdict = check(position, data["turn"], data["history"], validate=False)
+    if args.json:
+        _print_json(VerdictSchema().dump(verdict))
+    else:
+        _print(_verdict_lines(verdict))
+    return EXIT_OK if verdict.legal else EXIT_ILLEGAL
+
+
+def _filter_value(text: str | None, label: str):
+    if text is None:
+        return None
+    return _json(text, label) if _is_json_text(text) else text
+
+
+def _cmd_legal(args, reader: _Reader) -> int:
+    from schemas.requests import LegalTurnsRequestSchema
+    from schemas.responses import LegalTurnsSchema
+
+    pos_value, pos_label = _position_arg(args.position, reader)
+    body = {"position": pos_value}
+    if args.project is not None:
+        body["project"] = _filter_value(args.project, "--project")
+    if args.shape is not None:
+        body["shape"] = _filter_value(args.shape, "--shape")
+    data = _load(LegalTurnsRequestSchema(), body,
+                 _labeller({"position": pos_label, "project": "--project", "shape": "--shape"}))
+    position = _consistent(data["position"], pos_label)
+    turns = legal_turns(position, data["project"], data["shape"])
+    if args.json:
+        _print_json(LegalTurnsSchema().dump((position, turns)))
+        return EXIT_OK
+    dumped = LegalTurnsSchema().dump((position, turns))
+    head = f"{len(turns)} legal turn{'' if len(turns) == 1 else 's'}"
+    if not turns:
+        game = game_status(position, history_given=False)
+        if game.over:
+            head += f": {game.message}"
+    _print([head] + [t["htn"] for t in dumped["turns"]])
+    return EXIT_OK
+
+
+def _replay_input(path: str, reader: _Reader) -> tuple[dict, Labeller]:
+    """The /v1/replay body from a JSON file, or from one HTN turn per line."""
+    label = "FILE (stdin)" if path == "-" else f"FILE ({path})"
+    text = reader.stdin(label) if path == "-" else reader.file(path, "FILE")
+    if _is_json_text(text):
+        body = _json(text, label)
+        if not isinstance(body, dict):
+            raise BadInput(f"{label}: expected a JSON object {{turns, start?, history?}} (the /v1/replay body), "
+                           f"not {_json_type(body)}")
+
+        def label_json(p: tuple[str, ...]) -> str:
+            return f"{label}: {'.'.join(p)}" if p else label
+        return body, label_json
+    lines = _lines(text)
+    numbers = [n for n, _ in lines]
+    return {"turns": [t for _, t in lines]}, _labeller({"turns": label}, {"turns": numbers})
+
+
+def _cmd_replay(args, reader: _Reader) -> int:
+    from schemas.requests import ReplayRequestSchema
+    from schemas.responses import ReplaySchema
+
+    body, label = _replay_input(args.file, reader)
+    data = _load(ReplayRequestSchema(), body, label)
+    start = None if data["start"] is None else _consistent(data["start"], label(("start",)))
+    result = replay(data["turns"], start, data["history"])
+    if args.json:
+        _print_json(ReplaySchema().dump(result))
+        return EXIT_OK if result.legal else EXIT_ILLEGAL
+    lines = [f"{i}. {v.mover} {v.turn} {MARKS[PASSED] if v.legal else MARKS[FAILED]}"
+             for i, v in enumerate(result.verdicts, 1)]
+    n = len(data["turns"])
+    if result.first_illegal is not None:
+        fi = result.first_illegal
+        lines += ["", f"Turn {fi.index + 1} of {n} ({fi.verdict.mover} {fi.verdict.turn}) is illegal; "
+                      f"the replay stops there."]
+        lines += _verdict_lines(fi.verdict)
+        after = f"after turn {fi.index}" if fi.index else "the starting position"
+        lines += ["", f"Final position ({after}): {_hpn(result.final)}"]
+    else:
+        done = "No turn to replay." if n == 0 else "The turn is legal." if n == 1 else f"All {n} turns are legal."
+        lines += ["", done,
+                  f"Final position: {_hpn(result.final)}"]
+    lines.append(f"Game: {result.game.message}")
+    _print(lines)
+    return EXIT_OK if result.legal else EXIT_ILLEGAL
+
+
+def _cmd_validate(args, reader: _Reader) -> int:
+    from schemas.requests import ValidateRequestSchema
+    from schemas.responses import ValidateSchema
+
+    pos_value, pos_label = _position_arg(args.position, reader)
+    data = _load(ValidateRequestSchema(), {"position": pos_value}, _labeller({"position": pos_label}))
+    v = validate(data["position"])
+    if args.json:
+        _print_json(ValidateSchema().dump(v))
+        return EXIT_OK if v.consistent else EXIT_ILLEGAL
+    broken = sorted({c.rule for c in v.checks if c.status == FAILED}, key=[c.rule for c in v.checks].index)
+    if v.consistent:
+        lines = ["Consistent: the position meets every condition of D-3.", ""]
+    else:
+        lines = [f"Not consistent: {len(broken)} condition{'' if len(broken) == 1 else 's'} broken "
+                 f"({', '.join(broken)}).", ""]
+    lines += checklist(v.checks)
+    lines += ["", f"HPN: {_hpn(v.position)}"]
+    if v.consistent:
+        lines += [f"Game: {v.game.message}",
+                  f"Cooldown skip: {'applies' if v.cooldown_skip else 'does not apply'}.",
+                  f"Legal turns: {v.legal_turns}."]
+    _print(lines)
+    return EXIT_OK if v.consistent else EXIT_ILLEGAL
+
+
+def _highlight(text: str | None) -> list[int]:
+    if text is None:
+        return []
+    cells: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            cell = board.parse_cell(part)
+        except board.CellError:
+            raise BadInput(f"--highlight: {part!r} is not a cell (a1 … g7)") from None
+        if cell not in cells:
+            cells.append(cell)
+    return cells
+
+
+def _cmd_render(args, reader: _Reader) -> int:
+    from schemas.requests import CheckRequestSchema
+
+    from checker.render import render_svg
+
+    pos_value, pos_label = _position_arg(args.position, reader)
+    body = {"position": pos_value}
+    roots = {"position": pos_label}
+    fields = {"position": CheckRequestSchema().fields["position"]}
+    if args.turn is not None:
+        body["turn"], roots["turn"] = _turn_arg(args.turn, reader)
+        fields["turn"] = CheckRequestSchema().fields["turn"]
+    render_schema = Schema.from_dict(fields, name="RenderArgs")
+    data = _load(render_schema(), body, _labeller(roots))
+    position = _consistent(data["position"], pos_label)
+    svg = render_svg(position, highlight=_highlight(args.highlight), turn=data.get("turn"))
+    if isinstance(svg, bytes):
+        svg = svg.decode("utf-8")
+    if args.output == "-":
+        sys.stdout.write(svg if svg.endswith("\n") else svg + "\n")
+        return EXIT_OK
+    try:
+        with open(args.output, "w", encoding="utf-8", newline="\n") as f:
+            f.write(svg)
+    except OSError as exc:
+        raise BadInput(f"-o: cannot write {args.output!r}: {exc.strerror or exc}") from None
+    return EXIT_OK
+
+
+# ------------------------------------------------------------- parsing ------
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error: ``hexodic-check: error: ...``."""
+
+    def error(self, message: str):
+        sub = self.prog[len(PROG):].strip()
+        where = f"{sub}: " if sub else ""
+        self.exit(EXIT_BAD_INPUT, f"{PROG}: error: {where}{_one_line(message)} (see '{self.prog} --help')\n")
+
+
+_POSITION_HELP = "HPN text, a file holding HPN or a JSON position, or - for stdin"
+_TURN_HELP = "HTN text (e.g. 'c3 +d4'), inline JSON, or a file holding a JSON turn"
+
+
+def _cmd_vectors(args, reader: _Reader) -> int:
+    """Print the conformance vectors, or compare another implementation's answers with them."""
+    from . import vectors as vec
+
+    shipped = vec.load()
+    if args.answers is None:
+        lines = [json.dumps(vec.header(len(shipped)), ensure_ascii=False)]
+        lines += [json.dumps(v, ensure_ascii=False) for v in shipped]
+        if args.output in (None, "-"):
+            sys.stdout.write("\n".join(lines) + "\n")
+        else:
+            try:
+                with open(args.output, "w", encoding="utf-8") as f:
+                    f.write("\n".join(lines) + "\n")
+            except OSError as exc:
+                raise BadInput(f"OUT: cannot write {args.output}: {exc.strerror}") from None
+        return EXIT_OK
+    answers: dict[str, dict] = {}
+    text = reader.stdin("ANSWERS") if args.answers == "-" else reader.file(args.answers, "ANSWERS")
+    for n, line in _lines(text):
+        value = _json(line, f"ANSWERS line {n}")
+        if not isinstance(value, dict) or not isinstance(value.get("id"), str):
+            raise BadInput(f"ANSWERS line {n}: expected a JSON object with an id")
+        answers[value["id"]] = value
+    failures = []
+    for v in shipped:
+        got = answers.get(v["id"])
+        if got is None:
+            failures.append(f"{v['id']}: no answer")
+            continue
+        wrong = [k for k in ("legal", "violations", "after", "game") if k in got and got[k] != v[k]]
+        missing = [k for k in ("legal", "violations") if k not in got]
+        for k in missing:
+            failures.append(f"{v['id']}: {k} missing")
+        for k in wrong:
+            failures.append(f"{v['id']}: {k}: expected {json.dumps(v[k])}, got {json.dumps(got[k])}")
+    _print(failures)
+    agree = len(shipped) - len({f.split(":")[0] for f in failures})
+    _print(f"{agree} of {len(shipped)} vectors agree")
+    return EXIT_OK if not failures else EXIT_ILLEGAL
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+        v = version("hexodic-checker")
+    except Exception:  # not installed: running from a checkout
+        v = "unknown"
+    return f"{PROG} {v} (rules version {RULES_VERSION})"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, description="The Hexodic rules engine from the command line: is a turn legal, and why?",
+                epilog="Exit status: 0 legal / consistent, 1 illegal / inconsistent, 2 bad input.")
+    p.add_argument("--version", action="version", version=_version())
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
+
+    c = sub.add_parser("check", help="check one turn and explain the verdict",
+                       description="Check one turn: the verdict's summary, then one line per rule "
+                                   "(✓ passed, ✗ failed, – not applicable).")
+    c.add_argument("position", metavar="POSITION", help=_POSITION_HELP)
+    c.add_argument("turn", metavar="TURN", help=_TURN_HELP)
+    c.add_argument("--history", metavar="FILE",
+                   help="the game's earlier positions, oldest first: a JSON list (HPN strings or JSON "
+                        "positions) or one HPN per line; without it repetition and threefold are not evaluated")
+    c.add_argument("--json", action="store_true", help="print the HTTP verdict (POST /v1/check) as JSON")
+    c.set_defaults(run=_cmd_check)
+
+    lg = sub.add_parser("legal", help="list every legal turn",
+                        description="List every legal turn in HTN, one per line, after a count line.")
+    lg.add_argument("position", metavar="POSITION", help=_POSITION_HELP)
+    lg.add_argument("--project", metavar="P", help="only turns beginning with this Project (c3, c3-c4, skip)")
+    lg.add_argument("--shape", metavar="S", help="with --project: only turns with this Shape (+d4, -d4)")
+    lg.add_argument("--json", action="store_true", help="print the HTTP body (POST /v1/legal-turns) as JSON")
+    lg.set_defaults(run=_cmd_legal)
+
+    r = sub.add_parser("replay", help="check and apply a game's turns in order",
+                       description="Check and apply turns in order from the start position (or the JSON "
+                                   "body's start), stopping at the first illegal turn.")
+    r.add_argument("file", metavar="FILE",
+                   help="a JSON file with the /v1/replay body {turns, start?, history?}, or a text file with "
+                        "one HTN turn per line (blank lines and lines starting with # are ignored); - for stdin")
+    r.add_argument("--json", action="store_true", help="print the HTTP body (POST /v1/replay) as JSON")
+    r.set_defaults(run=_cmd_replay)
+
+    v = sub.add_parser("validate", help="check a position's consistency (D-3)",
+                       description="Check every position.* condition of D-3 and, for a consistent position, "
+                                   "its state.")
+    v.add_argument("position", metavar="POSITION", help=_POSITION_HELP)
+    v.add_argument("--json", action="store_true", help="print the HTTP body (POST /v1/validate) as JSON")
+    v.set_defaults(run=_cmd_validate)
+
+    d = sub.add_parser("render", help="draw a position as SVG",
+                       description="Draw the board (tiers, stones, locks, highlighted cells) as SVG.")
+    d.add_argument("position", metavar="POSITION", help=_POSITION_HELP)
+    d.add_argument("turn", metavar="TURN", nargs="?", help="optionally a turn to show: " + _TURN_HELP)
+    d.add_argument("-o", "--output", metavar="OUT", required=True, help="the SVG file to write; - for stdout")
+    d.add_argument("--highlight", metavar="CELLS", help="comma-separated cells to highlight, e.g. c3,d4")
+    d.set_defaults(run=_cmd_render)
+
+    vc = sub.add_parser("vectors", help="print the conformance vectors, or check answers against them",
+                        description="Without --answers: print the conformance vectors (JSON Lines, a header "
+                                    "line first). With --answers FILE: compare another implementation's answers "
+                                    "(JSON Lines, one {id, legal, violations, after?, game?} per vector) with "
+                                    "the vectors; exit 1 when any differs or is missing.")
+    vc.add_argument("--answers", metavar="FILE", help="the answers to check, JSON Lines; - for stdin")
+    vc.add_argument("-o", "--output", metavar="OUT", help="with no --answers: write the vectors here")
+    vc.set_defaults(run=_cmd_vectors)
+    return p
+
+
+# ---------------------------------------------------------------- main ------
+
+def _utf8(stream) -> None:
+    try:
+        stream.reconfigure(encoding="utf-8", errors="replace")
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        pass
+
+
+def _join_lower_shapes(argv: Sequence[str]) -> list[str]:
+    """``--shape -d4`` as ``--shape=-d4``: argparse would take ``-d4`` for an option."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if arg == "--shape" and nxt is not None and nxt.startswith("-") and nxt[1:2].isalpha():
+            out.append(f"--shape={nxt}")
+            i += 2
+            continue
+        out.append(arg)
+        i += 1
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status."""
+    _utf8(sys.stdout)
+    _utf8(sys.stderr)
+    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = parser.parse_args(_join_lower_shapes(argv))
+    except SystemExit as exc:  # --help, --version, or an argument error (one line, exit 2)
+        return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
+    try:
+        status = args.run(args, _Reader())
+        sys.stdout.flush()
+        return status
+    except BadInput as exc:
+        sys.stderr.write(f"{PROG}: error: {_one_line(str(exc))}\n")
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # e.g. `hexodic-check legal ... | head`
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, io.UnsupportedOperation):
+            pass
+        return EXIT_OK
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return 130
+    except Exception as exc:  # a bug in the checker: one line, no traceback
+        sys.stderr.write(f"{PROG}: internal error (a bug in the checker, please report it): "
+                         f"{type(exc).__name__}: {_one_line(str(exc))}\n")
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())
