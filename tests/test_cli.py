@@ -491,3 +491,47 @@ def test_python_dash_m(tmp_path):
                           capture_output=True, cwd=Path(__file__).resolve().parents[1], timeout=60)
     assert proc.returncode == 1
     assert json.loads(proc.stdout)["consistent"] is False
+
+
+# -- vectors: another implementation's answers checked against the shipped vectors --------------
+
+def _vectors():
+    from checker.vectors import load
+    return load()
+
+
+def test_vectors_prints_the_shipped_file(capsys):
+    from importlib import resources
+    assert main(["vectors"]) == 0
+    shipped = resources.files("checker.data").joinpath("vectors.jsonl").read_text(encoding="utf-8")
+    assert capsys.readouterr().out.splitlines() == shipped.splitlines()
+
+
+def test_vectors_answers_that_agree_exit_0(tmp_path, capsys):
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text("\n".join(json.dumps({k: v[k] for k in ("id", "legal", "violations", "after", "game")})
+                                 for v in _vectors()), encoding="utf-8")
+    assert main(["vectors", "--answers", str(answers)]) == 0
+    n = len(_vectors())
+    assert capsys.readouterr().out.strip() == f"{n} of {n} vectors agree"
+
+
+def test_vectors_answers_that_differ_or_are_missing_exit_1(tmp_path, capsys):
+    vs = _vectors()
+    first, second = vs[0], vs[1]
+    wrong = {"id": first["id"], "legal": not first["legal"], "violations": first["violations"]}
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(json.dumps(wrong) + "\n", encoding="utf-8")
+    assert main(["vectors", "--answers", str(answers)]) == 1
+    out = capsys.readouterr().out
+    assert f"{first['id']}: legal: expected {json.dumps(first['legal'])}" in out
+    assert f"{second['id']}: no answer" in out
+    assert out.strip().endswith(f"0 of {len(vs)} vectors agree")
+
+
+def test_vectors_answers_bad_json_is_bad_input(tmp_path, capsys):
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text("{not json\n", encoding="utf-8")
+    assert main(["vectors", "--answers", str(answers)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "ANSWERS line 1" in err
