@@ -68,6 +68,7 @@ class TextOrObject(fields.Field):
     by ``schema``).  Subclasses name the notation and the text's limit."""
 
     parse = None          # text -> value; raises NotationError
+    fast = None           # object -> value, or None to let the schema judge (optional)
     schema = None         # the Schema class for the object form
     notation = ""         # "HPN" or "HTN", for messages
     text_kind = ""        # "an HPN string", "an HTN Project token", ...
@@ -82,5 +83,9 @@ class TextOrObject(fields.Field):
             except NotationError as exc:
                 raise ValidationError(f"{self.notation}: {exc.message}") from exc
         if isinstance(value, dict):
+            if self.fast is not None:
+                quick = type(self).fast(value)
+                if quick is not None:
+                    return quick
             return self.schema().load(value)
         raise ValidationError(f"Expected a JSON object or {self.text_kind}.")

@@ -90,9 +90,66 @@ class PositionObjectSchema(Schema):
                         {"A": data["players"]["A"], "B": data["players"]["B"]})
 
 
+_PLAYER_INTS = ("reserve", "charges", "lowers_left", "captures", "raises")
+_PLAYER_KEYS = frozenset(_PLAYER_INTS + ("placed", "echo_lock_used", "cooldown"))
+_PLAYER_REQUIRED = _PLAYER_KEYS - {"cooldown"}
+_POSITION_KEYS = frozenset(("to_move", "half_moves", "cells", "players"))
+_CELL_KEYS = frozenset(("tier", "stone", "locked"))
+_CELL_INDEX = {n: i for i, n in enumerate(board.NAMES)}
+
+
+def _fast_player(p) -> PlayerState | None:
+    if type(p) is not dict or not _PLAYER_REQUIRED <= p.keys() or not p.keys() <= _PLAYER_KEYS:
+        return None
+    if any(type(p[k]) is not int for k in _PLAYER_INTS):
+        return None
+    if type(p["placed"]) is not bool or type(p["echo_lock_used"]) is not bool:
+        return None
+    names = p.get("cooldown", ())
+    if type(names) not in (list, tuple) or len(names) > board.CELL_COUNT:
+        return None
+    cooldown = frozenset(_CELL_INDEX.get(n) if type(n) is str else None for n in names)
+    if None in cooldown or len(cooldown) != len(names):
+        return None
+    return PlayerState(p["reserve"], p["charges"], p["lowers_left"], p["captures"], p["raises"],
+                       p["placed"], p["echo_lock_used"], cooldown)
+
+
+def fast_position(value) -> Position | None:
+    """The position of a plainly well-formed JSON object, without marshmallow's
+    per-field machinery; ``None`` whenever anything is unusual (unknown keys,
+    other types, upper-case or repeated names, …), and then the declarative
+    :class:`PositionObjectSchema` judges and words the errors.  Accepts only
+    what the schema accepts, with the same result (tests/test_schemas_fast.py)."""
+    if type(value) is not dict or not value.keys() <= _POSITION_KEYS:
+        return None
+    to_move, half_moves, players = value.get("to_move"), value.get("half_moves"), value.get("players")
+    if to_move not in ("A", "B") or type(half_moves) is not int or type(players) is not dict:
+        return None
+    cells = value.get("cells", {})
+    if type(cells) is not dict or len(cells) > board.CELL_COUNT or players.keys() != {"A", "B"}:
+        return None
+    tiers = [0] * board.CELL_COUNT
+    stones: list[str | None] = [None] * board.CELL_COUNT
+    locked = [False] * board.CELL_COUNT
+    for name, cell in cells.items():
+        c = _CELL_INDEX.get(name)
+        if c is None or type(cell) is not dict or not cell.keys() <= _CELL_KEYS:
+            return None
+        tier, stone, lock = cell.get("tier", 0), cell.get("stone"), cell.get("locked", False)
+        if type(tier) is not int or stone not in (None, "A", "B") or type(lock) is not bool:
+            return None
+        tiers[c], stones[c], locked[c] = tier, stone, lock
+    a, b = _fast_player(players["A"]), _fast_player(players["B"])
+    if a is None or b is None:
+        return None
+    return Position(tiers, stones, locked, to_move, half_moves, {"A": a, "B": b})
+
+
 class PositionField(TextOrObject):
     """A position: the JSON object of RULES §11 or an HPN string."""
 
+    fast = staticmethod(fast_position)
     parse = staticmethod(parse_hpn)
     schema = PositionObjectSchema
     notation = "HPN"

@@ -69,6 +69,6 @@ def consistent(position: Position, path: str) -> Position:
 
 
 def reply(data, status: int = 200) -> Response:
-    """A JSON response."""
-    return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), status=status,
+    """A JSON response (ASCII-escaped: the fastest encoding, and safe for any text)."""
+    return Response(json.dumps(data, separators=(",", ":")), status=status,
                     mimetype="application/json", headers={"Hexodic-Rules-Version": RULES_VERSION})

@@ -1,0 +1,108 @@
+"""Fast dumping: a marshmallow Schema compiled into plain Python functions.
+
+marshmallow dumps field by field through several layers of calls, which
+costs more than the rules themselves on a verdict (hundreds of fields).
+:func:`dumper` reads a Schema's declared fields and hooks once and returns a
+function that produces the same dict as ``Schema().dump(obj)`` for the
+values the checker produces, without marshmallow's per-field machinery.  The
+declarative schema stays the single source of the output's shape (and of
+``openapi.yaml``); ``tests/test_schemas_compiled.py`` checks the two agree.
+
+Supported, because our response schemas use exactly these: plain value
+fields (String, Integer, Boolean, Raw, Dict without nested values), Constant,
+Function, Nested (also ``many``), List of Nested or of plain values, Dict of
+Nested values, fields with their own ``_serialize`` (called per value), and
+``pre_dump`` / ``post_dump`` hooks (not ``pass_many``, which raises
+:class:`TypeError` at compile time).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from marshmallow import Schema, fields
+from marshmallow.decorators import POST_DUMP, PRE_DUMP
+
+__all__ = ["dumper"]
+
+_PLAIN = (fields.String, fields.Integer, fields.Boolean, fields.Raw, fields.Float)
+
+
+def _get(obj: Any, name: str) -> Any:
+    if isinstance(obj, dict):
+        return obj.get(name)
+    return getattr(obj, name, None)
+
+
+def _value_fn(field: fields.Field) -> Callable[[Any], Any] | None:
+    """How to turn one attribute value into JSON; ``None`` for as-is."""
+    if isinstance(field, fields.Nested):
+        inner = _compile(field.nested if isinstance(field.nested, type) else type(field.schema))
+        if field.many:
+            return lambda v: None if v is None else [inner(x) for x in v]
+        return lambda v: None if v is None else inner(v)
+    if isinstance(field, fields.List):
+        fn = _value_fn(field.inner)
+        if fn is None:
+            return lambda v: None if v is None else list(v)
+        return lambda v: None if v is None else [fn(x) for x in v]
+    if isinstance(field, fields.Dict):
+        fn = _value_fn(field.value_field) if field.value_field is not None else None
+        if fn is None:
+            return lambda v: None if v is None else dict(v)
+        return lambda v: None if v is None else {k: fn(x) for k, x in v.items()}
+    if isinstance(field, _PLAIN):
+        return None
+    # a field of our own (e.g. CellListField): its own _serialize, value by value
+    return lambda v: field._serialize(v, None, None)
+
+
+_cache: dict[type, Callable[[Any], dict]] = {}
+
+
+def _compile(schema_cls: type[Schema]) -> Callable[[Any], dict]:
+    if schema_cls in _cache:
+        return _cache[schema_cls]
+    schema = schema_cls()
+    plan: list[tuple[str, str, str, Any]] = []   # (key, attribute, how, arg)
+    for name, field in schema.dump_fields.items():
+        key = field.data_key or name
+        attr = field.attribute or name
+        if isinstance(field, fields.Constant):
+            plan.append((key, attr, "const", field.constant))
+        elif isinstance(field, fields.Function):
+            plan.append((key, attr, "call", field.serialize_func))
+        elif isinstance(field, fields.Method):
+            plan.append((key, attr, "call", getattr(schema, field.serialize_method_name)))
+        else:
+            fn = _value_fn(field)
+            plan.append((key, attr, "get" if fn is None else "conv", fn))
+    pre = [getattr(schema, name) for name, many, kw in schema._hooks[PRE_DUMP] if not many]
+    post = [getattr(schema, name) for name, many, kw in schema._hooks[POST_DUMP] if not many]
+    if any(many for _, many, _ in schema._hooks[PRE_DUMP] + schema._hooks[POST_DUMP]):
+        raise TypeError(f"{schema_cls.__name__}: pass_many hooks are not supported")
+
+    def dump(obj: Any) -> dict:
+        for hook in pre:
+            obj = hook(obj, many=False)
+        out = {}
+        for key, attr, how, arg in plan:
+            if how == "get":
+                out[key] = _get(obj, attr)
+            elif how == "conv":
+                out[key] = arg(_get(obj, attr))
+            elif how == "const":
+                out[key] = arg
+            else:
+                out[key] = arg(obj)
+        for hook in post:
+            out = hook(out, many=False)
+        return out
+
+    _cache[schema_cls] = dump
+    return dump
+
+
+def dumper(schema_cls: type[Schema]) -> Callable[[Any], dict]:
+    """A function equal to ``schema_cls().dump`` for one object, compiled once."""
+    return _compile(schema_cls)

@@ -1,0 +1,67 @@
+"""The fast path for JSON positions accepts only what the declarative schema
+accepts, with the same result; anything unusual goes to the schema."""
+
+import copy
+
+from hypothesis import given, settings, strategies as st
+from marshmallow import ValidationError
+
+from schemas.position import PositionObjectSchema, fast_position
+from schemas.responses import PositionOutSchema
+from tests.helpers import build
+
+BASE = PositionOutSchema().dump(build({"c3": "1A", "d4": "2B*", "e5": "2"}, to_move="A",
+                                      A={"cooldown": ["a1"], "reserve": 6}, check=False))
+
+
+def _schema(value):
+    try:
+        return PositionObjectSchema().load(value)
+    except ValidationError:
+        return None
+
+
+def test_a_well_formed_position_takes_the_fast_path_with_the_schemas_result():
+    quick = fast_position(BASE)
+    assert quick is not None and quick == _schema(BASE)
+
+
+def test_unusual_input_is_left_to_the_schema():
+    for change in (
+        lambda d: d.update(extra=1),                             # unknown key: the schema refuses it
+        lambda d: d["cells"].update(C3={"tier": 1}),             # upper case name: the schema decides
+        lambda d: d["cells"]["c3"].update(tier=True),            # a bool for an int
+        lambda d: d["players"]["A"].update(placed=1),            # an int for a bool
+        lambda d: d["players"]["A"].update(cooldown=["a1", "a1"]),
+        lambda d: d["players"]["A"].pop("reserve"),
+        lambda d: d.update(to_move="C"),
+    ):
+        value = copy.deepcopy(BASE)
+        change(value)
+        assert fast_position(value) is None
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-3, 10) | st.sampled_from(["A", "B", "c3", "C3", "zz"]),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                     max_leaves=6)
+
+
+def _mutations():
+    paths = [("to_move",), ("half_moves",), ("cells",), ("cells", "c3"), ("cells", "c3", "tier"),
+             ("cells", "d4", "stone"), ("cells", "d4", "locked"), ("players",), ("players", "A"),
+             ("players", "A", "reserve"), ("players", "B", "placed"), ("players", "A", "cooldown")]
+    return st.tuples(st.sampled_from(paths), _json)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(_mutations())
+def test_fast_path_agrees_with_the_schema_on_mutated_positions(mutation):
+    path, new = mutation
+    value = copy.deepcopy(BASE)
+    node = value
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = new
+    quick = fast_position(value)
+    if quick is not None:
+        assert quick == _schema(value)
