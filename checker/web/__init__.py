@@ -14,18 +14,19 @@ from flask import Flask, request
 
 from checker import RULES_VERSION
 
-from . import api, config, errors, meta
+from . import api, config, errors, meta, playground
 
 
 def create_app(settings: dict | None = None) -> Flask:
     """Build the app.  ``settings`` override the environment's (see
     :func:`checker.web.config.from_env`)."""
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=None)  # assets are served by their blueprints
     app.config.update(config.from_env())
     app.config.update(settings or {})
     app.json.sort_keys = False
     app.register_blueprint(api.bp)
     app.register_blueprint(meta.bp)
+    app.register_blueprint(playground.bp)
     errors.register(app)
     _cors(app)
     return app

@@ -157,6 +157,9 @@ def build() -> dict:
     spec.path("/healthz", operations=_get("Health", _ok("Health", "The service is up.")))
     spec.path("/openapi.yaml", operations=_get("This document", {
         "description": "The OpenAPI 3 document.", "content": {"application/yaml": {"schema": {"type": "object"}}}}))
+    spec.path("/", operations=_get("Playground", {
+        "description": "The playground: an HTML page that builds a turn on the board and checks it with this API.",
+        "content": {"text/html": {"schema": {"type": "string"}}}}))
     spec.path("/docs", operations=_get("Interactive API page", {
         "description": "An HTML page.", "content": {"text/html": {"schema": {"type": "string"}}}}))
     return _only_null(spec.to_dict())

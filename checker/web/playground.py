@@ -1,0 +1,66 @@
+"""The playground: a small page at ``/`` that uses the service's own API.
+
+The page (``static/index.html``, ``static/playground.js``,
+``static/playground.css``, shipped as package data) draws the board with
+``POST /v1/render``, builds a turn by clicking cells, checks it with
+``POST /v1/check`` and shows the verdict as a checklist.  Plain HTML, CSS and
+JavaScript: no build step, no external asset, so it works offline.
+
+>>> from checker.web import create_app
+>>> client = create_app({"TESTING": True}).test_client()
+>>> page = client.get("/")
+>>> page.status_code, page.mimetype
+(200, 'text/html')
+>>> client.get("/static/playground/playground.css").mimetype
+'text/css'
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from flask import Blueprint, Response, request
+from werkzeug.exceptions import NotFound
+
+bp = Blueprint("playground", __name__)
+
+ASSET_PATH = "/static/playground/"
+"""Where the page's assets are served (under ``/static``, beside Flask's own)."""
+
+ASSETS = {
+    "playground.js": "text/javascript; charset=utf-8",
+    "playground.css": "text/css; charset=utf-8",
+}
+"""The assets the page loads, each with its content type."""
+
+# The page loads nothing from elsewhere, and runs no inline script or style.
+_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+def _read(name: str) -> bytes:
+    return resources.files(__package__).joinpath("static", name).read_bytes()
+
+
+def _send(name: str, mimetype: str) -> Response:
+    resp = Response(_read(name), content_type=mimetype)
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Content-Type-Options"] = "nosniff"
+    resp.add_etag()
+    return resp.make_conditional(request)
+
+
+@bp.get("/")
+def index():
+    resp = _send("index.html", "text/html; charset=utf-8")
+    resp.headers["Content-Security-Policy"] = _CSP
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
+@bp.get(ASSET_PATH + "<name>")
+def asset(name: str):
+    mimetype = ASSETS.get(name)
+    if mimetype is None:
+        raise NotFound()
+    return _send(name, mimetype)

@@ -1,0 +1,880 @@
+/* Hexodic playground: builds a turn on the board and asks the service's own
+ * API about it (v1/start, v1/validate, v1/render, v1/check, v1/legal-turns).
+ * Plain JavaScript, no library, no build step; every URL is relative to the
+ * page, so the page works offline and behind a path prefix. */
+"use strict";
+
+(function () {
+  const API = {
+    start: "v1/start",
+    validate: "v1/validate",
+    render: "v1/render",
+    check: "v1/check",
+    legal: "v1/legal-turns",
+  };
+  const ROWS = "abcdefg";
+  const STATUS = {
+    passed: { symbol: "\u2713", text: "passed" },
+    failed: { symbol: "\u2717", text: "failed" },
+    not_applicable: { symbol: "\u2013", text: "not applicable" },
+  };
+
+  // The 37 cells in board order (RULES §1: |row − column| ≤ 3).
+  const CELLS = [];
+  for (let r = 1; r <= 7; r++) {
+    for (let c = 1; c <= 7; c++) {
+      if (Math.abs(r - c) <= 3) CELLS.push(ROWS[r - 1] + c);
+    }
+  }
+  const CELL_RE = /^[a-g][1-7]$/;
+  const isCell = (s) => CELL_RE.test(s) && CELLS.includes(s);
+
+  const state = {
+    hpn: null, // the position, as canonical HPN
+    mover: null,
+    reserve: 0,
+    skip: false, // the capture cooldown skips this turn's Project and Shape
+    gameOver: null, // the validation's message when the game is over
+    history: null, // earlier positions (HPN), or null when not known
+    project: null, // {kind: "place", cell} | {kind: "move", from, to} | {kind: "skip"}
+    pendingFrom: null, // a Move's from-cell while its to-cell is awaited
+    shape: null, // {kind: "raise" | "lower", cell}
+    echo: null, // {kind: "capture" | "lock", cell}
+    verdict: null, // the last verdict, while it matches the turn
+    legalMode: false, // "Show legal turns" is on
+    focusCell: "d4", // the board's roving tab stop
+    renderSeq: 0,
+  };
+
+  const $ = (id) => document.getElementById(id);
+  const el = {};
+
+  // ------------------------------------------------------------ helpers --
+
+  function h(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else node.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const c of children) {
+      if (c === null || c === undefined || c === false) continue;
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return node;
+  }
+
+  class ApiError extends Error {
+    constructor(message, problem) {
+      super(message);
+      this.problem = problem || null;
+    }
+  }
+
+  async function call(method, url, body) {
+    const opts = { method, headers: { Accept: "application/json, image/svg+xml" } };
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    let res;
+    try {
+      res = await fetch(url, opts);
+    } catch (e) {
+      throw new ApiError("The service did not answer (" + e.message + ").");
+    }
+    const type = res.headers.get("Content-Type") || "";
+    if (!res.ok) {
+      let problem = null;
+      if (type.includes("json")) {
+        try {
+          problem = await res.json();
+        } catch (e) {
+          problem = null;
+        }
+      }
+      const text = problem
+        ? (problem.title || "Error") + ": " + (problem.detail || "")
+        : "The service answered " + res.status + ".";
+      throw new ApiError(text, problem);
+    }
+    return type.includes("svg") ? res.text() : res.json();
+  }
+
+  function problemNode(err) {
+    const box = h("div", { class: "problem", role: "alert" });
+    box.append(h("p", {}, h("strong", { text: "Error: " }), err.message));
+    const errors = err.problem && Array.isArray(err.problem.errors) ? err.problem.errors : [];
+    if (errors.length) {
+      const ul = h("ul");
+      for (const e of errors) {
+        const where = e.rule || e.path || "";
+        ul.append(h("li", {}, where ? h("code", { text: where }) : null, where ? " " : null, e.message || ""));
+      }
+      box.append(ul);
+    }
+    return box;
+  }
+
+  // While anything is being fetched or drawn, body[data-busy] is set (tests
+  // and scripts can wait for it to clear).
+  let pending = 0;
+  function busy(delta) {
+    pending += delta;
+    if (pending > 0) document.body.dataset.busy = "true";
+    else delete document.body.dataset.busy;
+  }
+  function task(fn) {
+    return async function (...args) {
+      busy(1);
+      try {
+        return await fn.apply(this, args);
+      } finally {
+        busy(-1);
+      }
+    };
+  }
+
+  function say(text) {
+    el.message.textContent = text;
+  }
+
+  function withHistory(body) {
+    if (state.history !== null) body.history = state.history;
+    return body;
+  }
+
+  // HPN: "<board> <to-move> <A> <B> <half-moves>"; a player is
+  // "reserve:charges:lowers_left:captures:raises:flags:cooldown".
+  function hpnFacts(hpn) {
+    const f = hpn.trim().split(/\s+/);
+    const player = (s) => {
+      const p = s.split(":");
+      return { reserve: +p[0], charges: +p[1], lowers: +p[2], captures: +p[3], cooldown: p[6] };
+    };
+    return { toMove: f[1], A: player(f[2]), B: player(f[3]), halfMoves: +f[4] };
+  }
+
+  // ----------------------------------------------------- turn and HTN --
+
+  function projectHtn(p) {
+    if (!p) return "";
+    if (p.kind === "place") return p.cell;
+    if (p.kind === "move") return p.from + "-" + p.to;
+    return "skip";
+  }
+
+  function turnHtn() {
+    const parts = [];
+    if (state.project) parts.push(projectHtn(state.project));
+    else if (state.pendingFrom) parts.push(state.pendingFrom + "-");
+    if (state.shape) parts.push((state.shape.kind === "raise" ? "+" : "-") + state.shape.cell);
+    if (state.echo) parts.push((state.echo.kind === "capture" ? "*" : "#") + state.echo.cell);
+    return parts.join(" ");
+  }
+
+  // The turn typed in HTN, or null when it does not parse (the check then
+  // says where).
+  function parseHtn(text) {
+    const tokens = text.trim().toLowerCase().split(/\s+/).filter(Boolean);
+    if (!tokens.length) return { project: null, shape: null, echo: null };
+    const out = { project: null, shape: null, echo: null };
+    const first = tokens.shift();
+    let m;
+    if (first === "skip") out.project = { kind: "skip" };
+    else if (isCell(first)) out.project = { kind: "place", cell: first };
+    else if ((m = /^([a-g][1-7])[-x]([a-g][1-7])$/.exec(first)) && isCell(m[1]) && isCell(m[2]))
+      out.project = { kind: "move", from: m[1], to: m[2] };
+    else return null;
+    let t = tokens[0];
+    if (t && (m = /^([+-])([a-g][1-7])$/.exec(t)) && isCell(m[2])) {
+      out.shape = { kind: m[1] === "+" ? "raise" : "lower", cell: m[2] };
+      tokens.shift();
+    }
+    t = tokens[0];
+    if (t && (m = /^([*#])([a-g][1-7])$/.exec(t)) && isCell(m[2])) {
+      out.echo = { kind: m[1] === "*" ? "capture" : "lock", cell: m[2] };
+      tokens.shift();
+    }
+    return tokens.length ? null : out;
+  }
+
+  function shapeKind() {
+    return document.querySelector('input[name="shape-kind"]:checked').value;
+  }
+
+  function echoKind() {
+    return document.querySelector('input[name="echo-kind"]:checked').value;
+  }
+
+  function setRadio(name, value) {
+    const input = document.querySelector(`input[name="${name}"][value="${value}"]`);
+    if (input) input.checked = true;
+  }
+
+  function describeParts() {
+    const items = [];
+    const p = state.project;
+    const step1 = state.reserve > 0 ? "Step 1/2: Place" : "Step 1/2: Move";
+    if (p && p.kind === "place") items.push([step1, "Place on " + p.cell]);
+    else if (p && p.kind === "move") items.push([step1, "Move " + p.from + " to " + p.to]);
+    else if (p && p.kind === "skip") items.push([step1, "skipped (capture cooldown)"]);
+    else if (state.pendingFrom) items.push([step1, "Move from " + state.pendingFrom + " to … (choose the destination)"]);
+    else items.push([step1, "not chosen yet"]);
+    if (state.shape) items.push(["Step 2/2: Shape", state.shape.kind + " " + state.shape.cell]);
+    else items.push(["Step 2/2: Shape", p && p.kind === "skip" ? "skipped with the Project" : "none"]);
+    if (state.echo)
+      items.push(["Step 3: Echo (optional)", (state.echo.kind === "capture" ? "Echo-Capture of " : "Echo-Lock of ") + state.echo.cell]);
+    else items.push(["Step 3: Echo (optional)", "none"]);
+    el.parts.replaceChildren(...items.map(([k, v]) => h("li", {}, h("span", { class: "step", text: k + ": " }), v)));
+  }
+
+  function hint() {
+    let text;
+    if (!state.hpn) text = "Load a position first.";
+    else if (state.gameOver) text = state.gameOver + " No turn is legal now: load another position or the start position.";
+    else if (!state.project && state.pendingFrom)
+      text = `Move from ${state.pendingFrom}: choose the destination cell (choose ${state.pendingFrom} again to cancel).`;
+    else if (!state.project && state.reserve > 0)
+      text = `${state.mover} to move, ${state.reserve} in reserve: choose an empty cell to Place on.`;
+    else if (!state.project) text = `${state.mover} to move with an empty reserve: choose a Stone to Move, then its destination.`;
+    else if (!state.shape && state.project.kind !== "skip")
+      text = `Next: choose the cell to ${shapeKind()} (Shape, within 2 steps of the landing cell). Or Check now.`;
+    else if (echoKind() !== "none")
+      text = `Next: choose the ${echoKind() === "capture" ? "Echo-Capture target" : "Echo-Lock cell"}. Or Check now.`;
+    else text = "The turn is ready: Check it, pick an Echo kind to add an Echo, or Clear turn.";
+    el.hint.textContent = text;
+  }
+
+  function clearTurnState() {
+    state.project = state.skip ? { kind: "skip" } : null;
+    state.pendingFrom = null;
+    state.shape = null;
+    state.echo = null;
+  }
+
+  // After every change of the turn: the text field, the list, the hint,
+  // the marks on the board, and a verdict that no longer matches.
+  function turnChanged(opts) {
+    const fromField = opts && opts.fromField;
+    if (!fromField) el.htn.value = turnHtn();
+    describeParts();
+    hint();
+    if (state.verdict) {
+      state.verdict = null;
+      el.play.disabled = true;
+      const note = el.result.querySelector(".stale-note");
+      if (!note && el.result.firstChild)
+        el.result.prepend(h("p", { class: "stale-note", text: "The turn has changed since this check: press Check again." }));
+    }
+    if (opts && opts.noRender) markSelection();
+    else if (state.legalMode) refreshLegal();
+    else if (el.board.dataset.shows !== "plain") renderBoard({});
+    else markSelection();
+  }
+
+  function activate(cell) {
+    if (!state.hpn) return;
+    if (!state.project) {
+      if (state.reserve > 0) {
+        state.project = { kind: "place", cell };
+      } else if (!state.pendingFrom) {
+        state.pendingFrom = cell;
+      } else if (state.pendingFrom === cell) {
+        state.pendingFrom = null;
+        say("Move cancelled.");
+      } else {
+        state.project = { kind: "move", from: state.pendingFrom, to: cell };
+        state.pendingFrom = null;
+      }
+    } else if (!state.shape && state.project.kind !== "skip") {
+      state.shape = { kind: shapeKind(), cell };
+    } else if (echoKind() !== "none") {
+      state.echo = { kind: echoKind(), cell };
+    } else {
+      say("The turn already has its Project and Shape: pick an Echo kind to add an Echo, or Clear turn to start over.");
+      return;
+    }
+    say("Turn: " + (turnHtn() || "(empty)"));
+    turnChanged();
+  }
+
+  // -------------------------------------------------------------- board --
+
+  function cellNodes() {
+    return el.board.querySelectorAll("g.cell[data-cell]");
+  }
+
+  function cellNode(name) {
+    return el.board.querySelector(`g.cell[data-cell="${name}"]`);
+  }
+
+  function selectionOf(name) {
+    const roles = [];
+    const p = state.project;
+    if (p && p.kind === "place" && p.cell === name) roles.push(["P", "chosen: Place"]);
+    if (p && p.kind === "move" && p.from === name) roles.push(["F", "chosen: Move from"]);
+    if (p && p.kind === "move" && p.to === name) roles.push(["T", "chosen: Move to"]);
+    if (state.pendingFrom === name) roles.push(["F", "chosen: Move from"]);
+    if (state.shape && state.shape.cell === name)
+      roles.push([state.shape.kind === "raise" ? "+" : "\u2212", "chosen: Shape " + state.shape.kind]);
+    if (state.echo && state.echo.cell === name)
+      roles.push([state.echo.kind === "capture" ? "*" : "#", state.echo.kind === "capture" ? "chosen: Echo-Capture" : "chosen: Echo-Lock"]);
+    return roles;
+  }
+
+  // Client-side marks of the turn being built: a tag in the cell's corner
+  // (a letter or symbol, so not colour alone) and the cell's label.
+  function markSelection() {
+    const svg = el.board.querySelector("svg");
+    if (!svg) return;
+    const ns = svg.namespaceURI;
+    for (const g of cellNodes()) {
+      const name = g.dataset.cell;
+      g.querySelectorAll(".pg-tag").forEach((t) => t.remove());
+      const roles = selectionOf(name);
+      g.classList.toggle("pg-selected", roles.length > 0);
+      const title = g.querySelector("title");
+      const base = title ? title.textContent : name;
+      g.setAttribute("aria-label", roles.length ? base + "; " + roles.map((r) => r[1]).join(", ") : base);
+      g.setAttribute("aria-pressed", roles.length ? "true" : "false");
+      // a drawn verdict carries the renderer's own marks of the turn
+      if (!roles.length || el.board.dataset.shows === "turn") continue;
+      const hex = g.querySelector("polygon.hex");
+      const box = hex.getBBox();
+      const cx = box.x + box.width / 2;
+      const cy = box.y + box.height / 2;
+      // a dashed ring inside the cell, under any highlight outline
+      const ring = document.createElementNS(ns, "polygon");
+      ring.setAttribute("class", "pg-tag pg-ring");
+      ring.setAttribute("aria-hidden", "true");
+      ring.setAttribute(
+        "points",
+        (hex.getAttribute("points") || "")
+          .trim()
+          .split(/\s+/)
+          .map((pt) => {
+            const [x, y] = pt.split(",").map(Number);
+            return `${(cx + (x - cx) * 0.84).toFixed(1)},${(cy + (y - cy) * 0.84).toFixed(1)}`;
+          })
+          .join(" ")
+      );
+      hex.after(ring);
+      // and a tag with a letter or symbol, so the choice is not told by colour alone
+      const label = roles.map((r) => r[0]).join("");
+      const tag = document.createElementNS(ns, "g");
+      tag.setAttribute("class", "pg-tag");
+      tag.setAttribute("aria-hidden", "true");
+      const w = 8 + 7 * label.length;
+      const rect = document.createElementNS(ns, "rect");
+      rect.setAttribute("x", (cx - 23).toFixed(1));
+      rect.setAttribute("y", (cy - 6.5).toFixed(1));
+      rect.setAttribute("width", String(w));
+      rect.setAttribute("height", "14");
+      rect.setAttribute("rx", "3");
+      const text = document.createElementNS(ns, "text");
+      text.setAttribute("x", (cx - 23 + w / 2).toFixed(1));
+      text.setAttribute("y", (cy + 4).toFixed(1));
+      text.setAttribute("text-anchor", "middle");
+      text.setAttribute("font-size", "11");
+      text.setAttribute("font-weight", "bold");
+      text.textContent = label;
+      tag.append(rect, text);
+      g.append(tag);
+    }
+  }
+
+  function setRoving(name) {
+    if (!cellNode(name)) name = "d4";
+    state.focusCell = name;
+    for (const g of cellNodes()) g.setAttribute("tabindex", g.dataset.cell === name ? "0" : "-1");
+  }
+
+  function focusCell(name) {
+    setRoving(name);
+    const g = cellNode(name);
+    if (g) g.focus();
+  }
+
+  // Arrow keys: Left/Right step through the cells in board order; Up/Down go
+  // to the nearest cell of the row above/below (up-left or down-right on a
+  // tie, so Up then Down comes back).
+  function neighbourFor(name, key) {
+    const i = CELLS.indexOf(name);
+    if (key === "ArrowLeft") return CELLS[Math.max(0, i - 1)];
+    if (key === "ArrowRight") return CELLS[Math.min(CELLS.length - 1, i + 1)];
+    if (key === "Home") return CELLS[0];
+    if (key === "End") return CELLS[CELLS.length - 1];
+    const r = ROWS.indexOf(name[0]) + 1;
+    const c = +name.slice(1);
+    const x = c - r / 2;
+    const r2 = key === "ArrowUp" ? r - 1 : r + 1;
+    if (r2 < 1 || r2 > 7) return name;
+    let best = null;
+    let bestD = Infinity;
+    for (const cand of CELLS) {
+      if (ROWS.indexOf(cand[0]) + 1 !== r2) continue;
+      const x2 = +cand.slice(1) - r2 / 2;
+      let d = Math.abs(x2 - x);
+      // on a tie prefer the left one going up, the right one going down
+      d += key === "ArrowUp" ? (x2 < x ? 0 : 1e-3) : x2 > x ? 0 : 1e-3;
+      if (d < bestD) {
+        bestD = d;
+        best = cand;
+      }
+    }
+    return best || name;
+  }
+
+  const renderBoard = task(async function (opts) {
+    if (!state.hpn) return false;
+    const seq = ++state.renderSeq;
+    el.board.setAttribute("aria-busy", "true");
+    const body = { position: state.hpn };
+    if (opts.highlight && opts.highlight.length) body.highlight = opts.highlight;
+    if (opts.turn) withHistory(Object.assign(body, { turn: opts.turn }));
+    let text;
+    try {
+      text = await call("POST", API.render, body);
+    } catch (err) {
+      if (seq === state.renderSeq) {
+        el.board.removeAttribute("aria-busy");
+        el.board.replaceChildren(problemNode(err));
+      }
+      return false;
+    }
+    if (seq !== state.renderSeq) return false; // a later drawing was asked for
+    el.board.removeAttribute("aria-busy");
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    const root = doc.documentElement;
+    if (!root || root.localName !== "svg") {
+      el.board.replaceChildren(problemNode(new ApiError("The board drawing could not be read.")));
+      return false;
+    }
+    const svg = document.importNode(root, true);
+    // Cells inside are interactive, so the drawing is a group, not an image.
+    svg.setAttribute("role", "group");
+    svg.removeAttribute("aria-labelledby");
+    svg.setAttribute("aria-label", "Board: 37 cells");
+    svg.setAttribute("focusable", "false");
+    svg.classList.add("board-svg");
+    const hadFocus = el.board.contains(document.activeElement);
+    for (const g of svg.querySelectorAll("g.cell[data-cell]")) {
+      g.setAttribute("role", "button");
+      g.setAttribute("tabindex", "-1");
+    }
+    el.board.replaceChildren(svg);
+    el.board.dataset.shows = opts.turn ? "turn" : opts.highlight && opts.highlight.length ? "highlight" : "plain";
+    setRoving(state.focusCell);
+    markSelection();
+    if (hadFocus) focusCell(state.focusCell);
+    return true;
+  });
+
+  // ----------------------------------------------------------- position --
+
+  function showPositionStatus(validation) {
+    const f = hpnFacts(state.hpn);
+    const pl = (n) => {
+      const p = f[n];
+      const cd = p.cooldown && p.cooldown !== "-" ? ", capture cooldown " + p.cooldown.replace(/,/g, ", ") : "";
+      return `${n}: ${p.reserve} in reserve, ${p.charges} charges, ${p.lowers} lowers left, ${p.captures} captures${cd}`;
+    };
+    const status = validation && validation.status;
+    const lines = [
+      h("strong", { class: "to-move", text: `${f.toMove} to move` }),
+      ` \u00b7 ${f.halfMoves} of 60 half-moves played`,
+      h("br"),
+      pl("A"),
+      h("br"),
+      pl("B"),
+    ];
+    if (status) {
+      lines.push(h("br"), status.message);
+      if (!status.game_over) lines.push(` ${status.legal_turns} legal turns.`);
+    }
+    lines.push(
+      h("br"),
+      state.history === null
+        ? "History not known: repetition and threefold are not evaluated."
+        : `History: ${state.history.length} earlier position${state.history.length === 1 ? "" : "s"} (repetition and threefold are evaluated).`
+    );
+    el.posStatus.replaceChildren(...lines);
+  }
+
+  function checklist(checks, caption) {
+    const table = h("table", { class: "checklist" });
+    table.append(h("caption", { text: caption }));
+    const head = h("tr");
+    for (const t of ["Result", "Step", "Rule", "Message", "More"]) head.append(h("th", { scope: "col", text: t }));
+    table.append(h("thead", {}, head));
+    const body = h("tbody");
+    for (const c of checks) {
+      const st = STATUS[c.status] || { symbol: "?", text: c.status };
+      const tr = h("tr", { class: "check status-" + c.status, "data-rule": c.rule, "data-status": c.status });
+      tr.append(
+        h(
+          "td",
+          { class: "status" },
+          h("span", { class: "symbol", "aria-hidden": "true", text: st.symbol }),
+          " ",
+          h("span", { class: "status-text", text: st.text })
+        ),
+        h("td", { class: "step", text: c.step }),
+        h("td", { class: "rule" }, h("code", { text: c.rule })),
+        h("td", { class: "msg", text: c.message }),
+        h(
+          "td",
+          { class: "more" },
+          c.more ? h("a", { href: c.more, target: "_blank", rel: "noopener noreferrer", "aria-label": "More about " + c.rule, text: "more" }) : ""
+        )
+      );
+      body.append(tr);
+    }
+    table.append(body);
+    return h("div", { class: "table-wrap" }, table);
+  }
+
+  // A new game context (the start, or a pasted position) forgets the turns
+  // played and the last verdict; Play on keeps them.
+  function resetGame() {
+    el.record.replaceChildren();
+    el.recordEmpty.hidden = false;
+    el.result.replaceChildren(h("p", { class: "help", text: "No turn checked yet." }));
+  }
+
+  const loadPosition = task(async function (hpn, history, message, fresh) {
+    let v;
+    try {
+      v = await call("POST", API.validate, { position: hpn });
+    } catch (err) {
+      el.validation.replaceChildren(problemNode(err));
+      say("The position was not loaded: " + err.message);
+      return false;
+    }
+    if (!v.consistent) {
+      const failed = v.checks.filter((c) => c.status === "failed");
+      el.validation.replaceChildren(
+        h("p", { class: "verdict verdict-illegal" }, h("span", { "aria-hidden": "true", text: "\u2717 " }),
+          `Not consistent: ${failed.length} condition${failed.length === 1 ? "" : "s"} broken; the position was not loaded.`),
+        checklist(v.checks, "The position's consistency checks")
+      );
+      say("The position is not consistent: " + failed.map((c) => c.rule).join(", ") + ".");
+      return false;
+    }
+    if (fresh) resetGame();
+    state.hpn = v.hpn;
+    state.history = history;
+    const f = hpnFacts(v.hpn);
+    state.mover = f.toMove;
+    state.reserve = f[f.toMove].reserve;
+    state.skip = !!(v.status && v.status.cooldown_skip);
+    state.gameOver = v.status && v.status.game_over ? v.status.message : null;
+    state.legalMode = false;
+    state.verdict = null;
+    el.play.disabled = true;
+    el.hpn.value = v.hpn;
+    el.validation.replaceChildren(
+      h("p", { class: "verdict verdict-legal" }, h("span", { "aria-hidden": "true", text: "\u2713 " }), "Consistent position loaded.")
+    );
+    el.highlightNote.hidden = true;
+    for (const b of [el.check, el.clear, el.legal]) b.disabled = false;
+    showPositionStatus(v);
+    clearTurnState();
+    if (state.skip) say("The capture cooldown leaves no legal Place: this turn's Project and Shape are skipped.");
+    else say(message || `Position loaded: ${state.mover} to move.`);
+    turnChanged({ noRender: true });
+    await renderBoard({});
+    return true;
+  });
+
+  // a pasted position has no known history, unless it is the start
+  const loadPasted = task(async function (text) {
+    let history = null;
+    try {
+      history = (await call("GET", API.start)).hpn === text ? [] : null;
+    } catch (err) {
+      history = null;
+    }
+    await loadPosition(text, history, null, true);
+  });
+
+  const loadStart = task(async function () {
+    try {
+      const s = await call("GET", API.start);
+      await loadPosition(s.hpn, [], "Start position loaded: A to move.", true);
+    } catch (err) {
+      el.validation.replaceChildren(problemNode(err));
+      say("The start position could not be loaded: " + err.message);
+    }
+  });
+
+  // -------------------------------------------------------------- check --
+
+  function outcomeNode(v) {
+    const o = v.outcome;
+    const box = h("div", { class: "outcome" });
+    box.append(h("h3", { text: "Resulting position" }));
+    box.append(h("p", {}, h("code", { id: "result-hpn", class: "hpn", text: o.hpn })));
+    box.append(h("h3", { text: "Capture weighing" }));
+    if (o.capture_check.length) {
+      box.append(h("ul", { class: "weighing" }, ...o.capture_check.map((w) => h("li", { text: w.message }))));
+    } else {
+      box.append(h("p", { class: "help", text: "No stone was weighed." }));
+    }
+    box.append(h("h3", { text: "Events" }));
+    if (o.events.length) {
+      box.append(
+        h(
+          "ul",
+          { class: "events" },
+          ...o.events.map((e) =>
+            h("li", { "data-type": e.type }, e.message, e.more ? " " : null,
+              e.more ? h("a", { href: e.more, target: "_blank", rel: "noopener noreferrer", "aria-label": "More about " + e.type, text: "more" }) : null)
+          )
+        )
+      );
+    } else {
+      box.append(h("p", { class: "help", text: "No events." }));
+    }
+    box.append(h("h3", { text: "Game" }));
+    const g = o.game;
+    const game = h("p", { class: g.over ? "game game-over" : "game" });
+    if (g.over) {
+      const who = g.result === "draw" ? "a draw" : g.result + " wins";
+      game.append(h("strong", { text: `The game ends: ${who} (${g.reason}). ` }));
+    }
+    game.append(g.message);
+    if (g.more) game.append(" ", h("a", { href: g.more, target: "_blank", rel: "noopener noreferrer", "aria-label": "More about the game's end", text: "more" }));
+    box.append(game);
+    box.append(h("p", { class: "help", text: g.over ? "Play on loads the final position." : "Play on loads the resulting position." }));
+    return box;
+  }
+
+  function verdictNode(v, heading) {
+    const frag = h("div", { class: "verdict-box", "data-legal": v.legal ? "true" : "false" });
+    if (heading) frag.append(h("p", { class: "played-note", text: heading }));
+    frag.append(
+      h(
+        "p",
+        { class: "verdict " + (v.legal ? "verdict-legal" : "verdict-illegal"), id: "verdict-head" },
+        h("span", { "aria-hidden": "true", text: v.legal ? "\u2713 " : "\u2717 " }),
+        h("strong", { text: v.legal ? "Legal" : "Illegal" }),
+        ` \u00b7 turn `,
+        h("code", { text: v.turn }),
+        ` by ${v.mover}`
+      )
+    );
+    frag.append(h("p", { class: "summary", id: "verdict-summary", text: v.summary }));
+    if (v.violations.length)
+      frag.append(h("p", { class: "violations" }, "Failed: ", ...v.violations.flatMap((r, i) => [i ? ", " : "", h("code", { text: r })])));
+    frag.append(checklist(v.checks, `Checks of ${v.turn} for ${v.mover}, in turn order`));
+    if (v.legal) frag.append(outcomeNode(v));
+    return frag;
+  }
+
+  const doCheck = task(async function () {
+    if (!state.hpn) return;
+    const text = el.htn.value.trim();
+    if (!text) {
+      say("There is no turn to check: click the board or type a turn in HTN.");
+      el.htn.focus();
+      return;
+    }
+    let v;
+    try {
+      v = await call("POST", API.check, withHistory({ position: state.hpn, turn: text }));
+    } catch (err) {
+      state.verdict = null;
+      el.play.disabled = true;
+      el.result.replaceChildren(problemNode(err));
+      say("The turn was not checked: " + err.message);
+      return;
+    }
+    state.verdict = v;
+    el.result.replaceChildren(verdictNode(v));
+    el.play.disabled = !v.legal;
+    say(v.legal ? `Checked ${v.turn}: legal.` : `Checked ${v.turn}: illegal; failed: ${v.violations.join(", ")}.`);
+    await renderBoard({ turn: text });
+  });
+
+  const playOn = task(async function () {
+    const v = state.verdict;
+    if (!v || !v.legal) return;
+    const history = state.history === null ? null : state.history.concat([state.hpn]);
+    const played = v.turn;
+    const mover = v.mover;
+    const ok = await loadPosition(v.outcome.hpn, history);
+    if (!ok) return;
+    el.record.append(h("li", {}, h("code", { text: played }), ` (${mover})`));
+    el.recordEmpty.hidden = true;
+    el.result.replaceChildren(verdictNode(v, `Played ${played}; these are its checks.`));
+    const next = hpnFacts(state.hpn).toMove;
+    say(v.outcome.game.over ? `Played ${played}. ${v.outcome.game.message}` : `Played ${played}. ${next} to move.`);
+  });
+
+  function clearTurn() {
+    clearTurnState();
+    state.verdict = null;
+    el.play.disabled = true;
+    el.result.replaceChildren(h("p", { class: "help", text: "No turn checked yet." }));
+    say("Turn cleared.");
+    turnChanged();
+  }
+
+  // ---------------------------------------------------------- legal turns --
+
+  const refreshLegal = task(async function () {
+    if (!state.hpn) return;
+    const p = state.project;
+    const body = withHistory({ position: state.hpn });
+    if (p) body.project = projectHtn(p);
+    let r;
+    try {
+      r = await call("POST", API.legal, body);
+    } catch (err) {
+      el.highlightNote.hidden = false;
+      el.highlightNote.replaceChildren(problemNode(err));
+      return;
+    }
+    if (p !== state.project) return; // the turn changed meanwhile
+    const cells = [];
+    const add = (c) => {
+      if (c && !cells.includes(c)) cells.push(c);
+    };
+    let text;
+    if (!p) {
+      let turns = r.turns;
+      if (state.pendingFrom) turns = turns.filter((t) => t.turn.project.kind === "move" && t.turn.project.from === state.pendingFrom);
+      for (const t of turns) add(t.turn.project.kind === "place" ? t.turn.project.cell : t.turn.project.to);
+      const skip = turns.some((t) => t.turn.project.kind === "skip");
+      const where = state.pendingFrom ? `a legal Move from ${state.pendingFrom} lands` : "a legal Project lands";
+      text = `${r.count} legal turns. Highlighted: the ${cells.length} cells where ${where}` + (cells.length ? ": " + cells.join(", ") + "." : ".");
+      if (skip) text += " The Project is skipped this turn (capture cooldown).";
+    } else {
+      const shapes = [];
+      let none = false;
+      for (const t of r.turns) {
+        const s = t.turn.shape;
+        if (!s) {
+          none = true;
+          continue;
+        }
+        add(s.cell);
+        const tag = (s.kind === "raise" ? "+" : "\u2212") + s.cell;
+        if (!shapes.includes(tag)) shapes.push(tag);
+      }
+      const ph = projectHtn(p);
+      if (!r.count) text = `No legal turn begins with ${ph}.`;
+      else
+        text =
+          `${r.count} legal turns begin with ${ph}. Highlighted: the ${cells.length} cells a legal Shape targets` +
+          (shapes.length ? ": " + shapes.join(", ") + "." : ".") +
+          (none ? " The Shape may also be left out." : "");
+    }
+    el.highlightNote.hidden = false;
+    el.highlightNote.textContent = text;
+    say(text.length > 160 ? text.slice(0, text.indexOf(".") + 1) + ` ${cells.length} cells highlighted.` : text);
+    await renderBoard({ highlight: cells });
+  });
+
+  function showLegal() {
+    state.legalMode = true;
+    refreshLegal();
+  }
+
+  // --------------------------------------------------------------- wiring --
+
+  function init() {
+    el.board = $("board-view");
+    el.posStatus = $("position-status");
+    el.hpn = $("hpn");
+    el.htn = $("htn");
+    el.hint = $("step-hint");
+    el.parts = $("turn-parts");
+    el.result = $("result");
+    el.message = $("message");
+    el.validation = $("validation");
+    el.highlightNote = $("highlight-note");
+    el.record = $("record");
+    el.recordEmpty = $("record-empty");
+    el.check = $("check");
+    el.clear = $("clear");
+    el.legal = $("legal");
+    el.play = $("play");
+    for (const b of [el.check, el.clear, el.legal]) b.disabled = true;
+
+    el.board.addEventListener("click", (e) => {
+      const g = e.target.closest && e.target.closest("g.cell[data-cell]");
+      if (!g) return;
+      setRoving(g.dataset.cell);
+      activate(g.dataset.cell);
+    });
+    el.board.addEventListener("keydown", (e) => {
+      const g = e.target.closest && e.target.closest("g.cell[data-cell]");
+      if (!g) return;
+      if (e.key === "Enter" || e.key === " " || e.key === "Spacebar") {
+        e.preventDefault();
+        activate(g.dataset.cell);
+      } else if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(e.key)) {
+        e.preventDefault();
+        focusCell(neighbourFor(g.dataset.cell, e.key));
+      }
+    });
+    el.board.addEventListener("focusin", (e) => {
+      const g = e.target.closest && e.target.closest("g.cell[data-cell]");
+      if (g) setRoving(g.dataset.cell);
+    });
+
+    $("position-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = el.hpn.value.trim();
+      if (!text) {
+        say("Paste a position in HPN first.");
+        return;
+      }
+      loadPasted(text);
+    });
+    $("start").addEventListener("click", loadStart);
+    $("turn-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      doCheck();
+    });
+    el.clear.addEventListener("click", clearTurn);
+    el.legal.addEventListener("click", showLegal);
+    el.play.addEventListener("click", playOn);
+    el.htn.addEventListener("input", () => {
+      const parsed = parseHtn(el.htn.value);
+      if (parsed) {
+        state.project = parsed.project;
+        state.pendingFrom = null;
+        state.shape = parsed.shape;
+        state.echo = parsed.echo;
+        if (parsed.shape) setRadio("shape-kind", parsed.shape.kind);
+        if (parsed.echo) setRadio("echo-kind", parsed.echo.kind);
+      }
+      turnChanged({ fromField: true });
+      if (!parsed) el.hint.textContent = "The typed turn does not parse yet; Check says where.";
+    });
+    for (const r of document.querySelectorAll('input[name="shape-kind"]')) {
+      r.addEventListener("change", () => {
+        if (state.shape) state.shape = { kind: shapeKind(), cell: state.shape.cell };
+        turnChanged();
+      });
+    }
+    for (const r of document.querySelectorAll('input[name="echo-kind"]')) {
+      r.addEventListener("change", () => {
+        const k = echoKind();
+        if (k === "none") state.echo = null;
+        else if (state.echo) state.echo = { kind: k, cell: state.echo.cell };
+        turnChanged();
+      });
+    }
+    loadStart();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();
