@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test run clean vectors
+.PHONY: install test run clean vectors bench
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,3 +34,7 @@ openapi.yaml: $(STAMP) $(wildcard schemas/*.py checker/web/*.py)
 # Conformance vectors: hand-written ones plus generated regression vectors.
 vectors: $(STAMP)
 	$(PY) -m checker.vectors build
+
+# Benchmark: the checker in-process and the HTTP service under gunicorn on loopback.
+bench: $(STAMP)
+	$(PY) bench/bench.py

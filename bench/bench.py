@@ -1,0 +1,616 @@
+"""Benchmark of the checker: the rules engine in-process, and the HTTP service
+under gunicorn on loopback.  Run from the repository root with ``make bench``
+(or ``.venv/bin/python bench/bench.py``); it prints its tables to stdout and
+its progress to stderr, and finishes in about a minute.
+
+1. In-process, over the positions of POSITIONS: ``check`` of a legal and of an
+   illegal turn (check(..., validate=False), the call the service makes); the
+   whole request path of ``POST /v1/check`` without the network, built from
+   the service's own pieces (JSON text -> json.loads -> CheckRequestSchema
+   load -> consistency -> check -> VerdictSchema dump -> json.dumps; see
+   request_path), with the position as HPN and as a JSON object (the turn as
+   HTN in both); and the enumeration of every legal turn.  Median and p99 of
+   many timed calls (time.perf_counter_ns, one call per sample, after a
+   warm-up; each operation in blocks of back-to-back calls, the blocks of a
+   position's operations alternating over 5 rounds so background load touches
+   them alike; the garbage collector left enabled, as in the service).  Then
+   the request path of the crowded midgame cut into stages.
+2. Over HTTP: ``.venv/bin/gunicorn --config gunicorn.conf.py`` exactly as
+   ``make run`` starts it, with HOST=127.0.0.1, a free PORT and WEB_CONCURRENCY
+   (and every HEXODIC_* / GUNICORN_* variable) unset, so the defaults apply.
+   A closed-loop load generator in separate processes (one http.client
+   connection per request: gunicorn's sync workers close the connection after
+   each response) measures requests/s and latency for POST /v1/check (crowded
+   midgame, legal turn), POST /v1/legal-turns (placing midgame) and
+   GET /healthz: same server, same clients, the endpoints interleaved in rounds.
+3. The targets, each marked PASS or MISS.
+
+Options: --seconds S (HTTP measurement per endpoint, default 8), --rounds N
+(default 2), --warmup S (before each round's measurement, default 0.5),
+--clients N (default: one per gunicorn worker), --series-time S (in-process
+time per operation and position, default 0.4), --no-http.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import http.client
+import json
+import math
+import multiprocessing
+import os
+import platform
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from array import array
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"          # only loopback is ever contacted
+
+# ------------------------------------------------------------- positions --
+# (name, HPN, a legal turn, an illegal turn).  Every position is consistent
+# (asserted at start-up); the turns' verdicts are asserted too.
+# bench/find_positions.py reproduces the seeded games and the search.
+POSITIONS = [
+    # The start position: empty tier-0 board, A to move, both reserves full.
+    # Legal: A's first Place off the centre and a raise. Illegal: the first
+    # Place on d4 (opening restriction).
+    ("start",
+     "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0",
+     "c3 +d4", "d4 +c3"),
+    # Early game: seeded random game 0 after 6 half-moves; 3 stones each, six
+    # tier-1 cells, A to move with 4 in reserve. Illegal: a Place on c3, which
+    # holds A's own stone.
+    ("early",
+     "100B0/00100/000A00B0/00100A00/100010/01A000/000B0 A 4:3:6:0:3:P:- 4:3:6:0:3:P:- 6",
+     "b3 +a3", "c3 +d4"),
+    # Crowded midgame: seeded random game 4 after 22 half-moves; all 14 stones
+    # on the board (both reserves empty), 12 tier-1 and 4 tier-2 cells, stones
+    # on every tier, a2 Echo-Locked by B, A has captured once.  Legal: A's
+    # Move capture b2xa1 (tier 2 onto B's tier-0 stone) and a raise of b1.
+    # Illegal: a Move to d4, 2 steps from b2, and a Shape out of range.
+    ("crowded",
+     "0B2*0B0A/02A111A/1001B00/2A001101/0A0B01A11/0200B0B/00A01B A 0:3:6:1:11:P:- 0:2:5:0:10:PL:- 22",
+     "b2xa1 +b1", "b2-d4 +b1"),
+    # Placing midgame with as many legal turns as the search found (3097;
+    # bench/find_positions.py placing 2 60000): B to move at half-move 13 with
+    # one stone in reserve; 24 cells to Place on, each with many Shapes, and
+    # most of those with 7 Echoes: Echo-Locks of B's tier-2 stones b5, d5 and
+    # e5, Echo-Captures of A's sealed tier-1 stones e6, e7, f6 and g7.
+    # Illegal: a Place on B's own stone on d5 and a Shape of g7, out of range.
+    ("placing",
+     "0000B/00002B/011000/00102B0B0A/0002B1A1A/000A1A0B/000A1A B 0:3:6:0:7:P:- 1:3:6:0:6:P:- 13",
+     "c3 +d4", "d5 +g7"),
+    # Endgame of Moves: seeded random game 0 after 49 half-moves; both reserves
+    # empty, both lowering budgets spent, A's stone on f4 Echo-Locked, B has
+    # captured 4 times.  Illegal: B's Move from tier-1 e4 onto A's stone on
+    # tier-2 f4 (not strictly lower).
+    ("endgame",
+     "2100/001B01B/00A21A00/00A01B210/21A1B0B2B0/0A2A*110/101A1B B 0:2:0:0:19:PL:- 0:3:0:4:18:P:- 49",
+     "d4-d3 +f3", "e4xf4 +f3"),
+    # Capture cooldown: seeded random game 0 after 34 half-moves; A to move
+    # with one stone in reserve and a cooldown on a4 (captured there). Legal:
+    # a Place on d7, far from a4. Illegal: a Place on a3, 1 step from a4.
+    ("cooldown",
+     "21B00B/01001/00100A0/000A11B00/120B1A10/0A2A1B10/10A1B1B A 1:3:3:0:14:P:a4 0:3:2:2:13:P:- 34",
+     "d7 +f7", "a3 +a2"),
+]
+CROWDED, PLACING = "crowded", "placing"
+
+# ------------------------------------------------------------- targets ---
+TARGET_CHECK_US = 150.0        # check on the crowded midgame
+TARGET_REQUEST_RATIO = 3.0     # request path / bare check
+TARGET_US_PER_TURN = 1.0       # enumeration, per legal turn
+TARGET_ENUM_MS = 5.0           # enumeration, every position
+TARGET_HTTP_SHARE = 0.60       # /v1/check throughput / /healthz throughput
+
+# In-process series: at least MIN_RUNS samples (for a meaningful p99) and at
+# most MAX_RUNS; within that, as many as fit in --series-time.
+MIN_RUNS, MAX_RUNS = 300, 20000
+WARMUP_RUNS, WARMUP_SECONDS = 50, 0.1
+BLOCK_ROUNDS = 5
+
+STARTUP_TIMEOUT = 30.0
+STOP_TIMEOUT = 30.0
+REQUEST_TIMEOUT = 10.0
+MAX_REQUESTS_PER_CLIENT = 1_000_000
+
+
+def log(*args) -> None:
+    print(*args, file=sys.stderr, flush=True)
+
+
+# -------------------------------------------------------------- statistics --
+
+def percentile(sorted_values, q: float):
+    """Nearest-rank percentile of an already sorted sequence."""
+    if not sorted_values:
+        return float("nan")
+    k = max(0, min(len(sorted_values) - 1, math.ceil(q / 100 * len(sorted_values)) - 1))
+    return sorted_values[k]
+
+
+class Stats:
+    def __init__(self, samples_ns):
+        s = sorted(samples_ns)
+        self.n = len(s)
+        self.median_us = percentile(s, 50) / 1000
+        self.p99_us = percentile(s, 99) / 1000
+
+
+def time_blocks(ops: dict, series_time: float) -> dict[str, Stats]:
+    """Time each of ``ops`` (name -> zero-argument callable), one call per
+    sample.  Each operation runs in blocks of back-to-back calls (warm caches,
+    as in a tight loop), and the blocks of the operations alternate over
+    BLOCK_ROUNDS rounds, so a change of background load touches them alike.
+    Per operation: a warm-up (bounded in count and time), then about
+    ``series_time`` seconds of samples, at least MIN_RUNS, at most MAX_RUNS."""
+    clock = time.perf_counter_ns
+    per_call = {}
+    for name, fn in ops.items():
+        warm_end = clock() + int(WARMUP_SECONDS * 1e9)
+        warm = 0
+        t0 = clock()
+        while warm < WARMUP_RUNS or (clock() < warm_end and warm < MAX_RUNS):
+            fn()
+            warm += 1
+        per_call[name] = (clock() - t0) / warm
+    samples = {name: array("q") for name in ops}
+    for r in range(BLOCK_ROUNDS):
+        for name, fn in ops.items():
+            runs = int(min(MAX_RUNS, max(MIN_RUNS, series_time * 1e9 / max(per_call[name], 1))))
+            block = -(-runs // BLOCK_ROUNDS)
+            out = array("q", bytes(8 * block))
+            for i in range(block):
+                a = clock()
+                fn()
+                out[i] = clock() - a
+            samples[name].extend(out)
+    return {name: Stats(x) for name, x in samples.items()}
+
+
+# ------------------------------------------------------------ in-process --
+
+def _service():
+    """The pieces POST /v1/check is made of, taken from the service itself
+    (checker/web/api.py and io.py), so the benchmark follows the service."""
+    from checker.web import api, io as web_io
+    return api, web_io
+
+
+def request_path(raw: bytes):
+    """What POST /v1/check does between the WSGI body and the WSGI response:
+    io.body's json.loads, io.load's schema load (api._check_request, a
+    CheckRequestSchema), api._judge (io.consistent, check(..., validate=False),
+    the verdict dumped by api._verdict, VerdictSchema as the service dumps it)
+    and io.reply (json.dumps into a Response)."""
+    api, web_io = _service()
+    data = json.loads(raw, parse_constant=web_io._no_constant)
+    return web_io.reply(api._judge(api._check_request.load(data)))
+
+
+def operations() -> list[dict]:
+    """For each position of POSITIONS, its data and the timed operations as
+    zero-argument callables (shared with bench/profile_loop.py)."""
+    from checker.generate import legal_turns
+    from checker.legality import check
+    from checker.notation import parse_hpn, parse_htn
+    from schemas.responses import PositionOutSchema
+
+    position_object = PositionOutSchema()
+    out = []
+    for name, hpn, legal_htn, illegal_htn in POSITIONS:
+        pos = parse_hpn(hpn)
+        assert pos.problems() == [], (name, pos.problems())
+        legal, illegal = parse_htn(legal_htn), parse_htn(illegal_htn)
+        assert check(pos, legal).legal, (name, legal_htn)
+        assert not check(pos, illegal).legal, (name, illegal_htn)
+        bodies = {
+            "hpn": json.dumps({"position": hpn, "turn": legal_htn}).encode(),
+            "json": json.dumps({"position": position_object.dump(pos), "turn": legal_htn}).encode(),
+        }
+        for form, raw in bodies.items():
+            answer = json.loads(request_path(raw).get_data())
+            assert answer["legal"] is True and answer["outcome"] is not None, (name, form)
+        out.append({
+            "name": name, "hpn": hpn, "legal_htn": legal_htn, "illegal_htn": illegal_htn,
+            "count": len(legal_turns(pos)),
+            "ops": {
+                "check_legal": lambda pos=pos, t=legal: check(pos, t, validate=False),
+                "check_illegal": lambda pos=pos, t=illegal: check(pos, t, validate=False),
+                "request_hpn": lambda raw=bodies["hpn"]: request_path(raw),
+                "request_json": lambda raw=bodies["json"]: request_path(raw),
+                "enumerate": lambda pos=pos: legal_turns(pos),
+            },
+        })
+    return out
+
+
+def breakdown(name: str, series_time: float) -> dict[str, dict[str, Stats]]:
+    """The request path of ``name``'s legal turn cut into its stages, each
+    timed alone on the previous stage's output, for the position as HPN and
+    as a JSON object."""
+    from checker.legality import check
+    from checker.notation import parse_hpn
+    from checker.position import _problems
+    from schemas.responses import PositionOutSchema
+
+    api, web_io = _service()
+    _, hpn, legal_htn, _ = next(p for p in POSITIONS if p[0] == name)
+    ops = {}
+    for form in ("hpn", "json"):
+        position = hpn if form == "hpn" else PositionOutSchema().dump(parse_hpn(hpn))
+        raw = json.dumps({"position": position, "turn": legal_htn}).encode()
+        data = json.loads(raw)
+        loaded = api._check_request.load(data)
+        pos, turn = loaded["position"], loaded["turn"]
+        verdict = check(pos, turn, None, validate=False)
+        dumped = api._verdict(verdict)
+        ops.update({
+            (form, "json.loads"): lambda raw=raw: json.loads(raw, parse_constant=web_io._no_constant),
+            (form, "CheckRequestSchema load"): lambda data=data: api._check_request.load(data),
+            # io.consistent calls position.problems(), cached on the Position: time the work itself
+            (form, "consistency (D-3)"): lambda pos=pos: _problems(pos),
+            (form, "check"): lambda pos=pos, turn=turn: check(pos, turn, None, validate=False),
+            (form, "VerdictSchema dump"): lambda v=verdict: api._verdict(v),
+            (form, "io.reply (json.dumps)"): lambda d=dumped: web_io.reply(d),
+        })
+    log(f"in-process: request path stages ({name})")
+    stats = time_blocks(ops, series_time)
+    out: dict[str, dict[str, Stats]] = {"hpn": {}, "json": {}}
+    for (form, stage), st in stats.items():
+        out[form][stage] = st
+    return out
+
+
+def in_process(series_time: float) -> list[dict]:
+    rows = []
+    for item in operations():
+        log(f"in-process: {item['name']} ({item['count']} legal turns)")
+        row = {k: v for k, v in item.items() if k != "ops"}
+        row.update(time_blocks(item["ops"], series_time))
+        row["ratio_hpn"] = row["request_hpn"].median_us / row["check_legal"].median_us
+        row["ratio_json"] = row["request_json"].median_us / row["check_legal"].median_us
+        row["us_per_turn"] = row["enumerate"].median_us / row["count"] if row["count"] else float("nan")
+        rows.append(row)
+    return rows
+
+
+# ---------------------------------------------------------------- HTTP ----
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def _one_request(port: int, method: str, path: str, body: bytes | None, headers: dict) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
+    try:
+        conn.request(method, path, body=body, headers=headers)
+        resp = conn.getresponse()
+        return resp.status, resp.read()
+    finally:
+        conn.close()
+
+
+def client_main(conn, port: int) -> None:
+    """A load-generator process: runs each phase it is sent, closed loop, one
+    connection per request, and sends back (requests, errors, latencies in ns
+    of the requests completed inside the measured window)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent stops us
+    conn.send("ready")
+    while True:
+        msg = conn.recv()
+        if msg is None:
+            return
+        method, path, body, warm_until, end_at = msg
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        latencies = array("q")
+        errors = started = 0
+        clock = time.monotonic_ns
+        while started < MAX_REQUESTS_PER_CLIENT:
+            a = clock()
+            if a >= end_at:
+                break
+            started += 1
+            try:
+                status, _ = _one_request(port, method, path, body, headers)
+            except (OSError, http.client.HTTPException):
+                status = 0
+            b = clock()
+            if warm_until <= b <= end_at:
+                if status == 200:
+                    latencies.append(b - a)
+                else:
+                    errors += 1
+        conn.send((len(latencies), errors, latencies.tobytes()))
+
+
+class Server:
+    """gunicorn as ``make run`` starts it, on a free loopback port."""
+
+    def __init__(self):
+        self.port = _free_port()
+        env = {k: v for k, v in os.environ.items()
+               if k != "WEB_CONCURRENCY" and not k.startswith(("HEXODIC_", "GUNICORN_"))}
+        env.update(HOST=HOST, PORT=str(self.port))
+        self.log = tempfile.TemporaryFile()
+        gunicorn = Path(sys.executable).parent / "gunicorn"
+        self.proc = subprocess.Popen([str(gunicorn), "--config", "gunicorn.conf.py"], cwd=ROOT, env=env,
+                                     stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+    def output(self) -> str:
+        self.log.flush()
+        self.log.seek(0)
+        text = self.log.read().decode("utf-8", "replace")
+        self.log.seek(0, os.SEEK_END)
+        return text
+
+    def wait_ready(self) -> int:
+        """Wait for /healthz; return the number of workers booted."""
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {self.proc.returncode}:\n{self.output()[-3000:]}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"gunicorn not ready after {STARTUP_TIMEOUT:.0f} s:\n{self.output()[-3000:]}")
+            try:
+                if _one_request(self.port, "GET", "/healthz", None, {})[0] == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.1)
+        time.sleep(0.5)     # let the forked workers finish booting
+        return len(re.findall(r"Booting worker with pid", self.output()))
+
+    def stop(self) -> str:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=STOP_TIMEOUT)
+                return "killed after SIGTERM timed out"
+        text = self.output()
+        self.log.close()
+        problems = sum(text.count(s) for s in ("[ERROR]", "Traceback", "WORKER TIMEOUT"))
+        state = f"stopped cleanly on SIGTERM (exit {self.proc.returncode})" if self.proc.returncode == 0 \
+            else f"exit {self.proc.returncode}"
+        return f"{state}; {problems} error lines in its log"
+
+
+def http_bench(seconds: float, warmup: float, clients: int | None, rounds: int) -> dict:
+    positions = {name: (hpn, legal) for name, hpn, legal, _ in POSITIONS}
+    check_body = json.dumps({"position": positions[CROWDED][0], "turn": positions[CROWDED][1]}).encode()
+    legal_body = json.dumps({"position": positions[PLACING][0]}).encode()
+    endpoints = [
+        ("POST /v1/check (crowded, legal)", "POST", "/v1/check", check_body),
+        ("POST /v1/legal-turns (placing)", "POST", "/v1/legal-turns", legal_body),
+        ("GET /healthz", "GET", "/healthz", None),
+    ]
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    server = Server()
+    procs, pipes = [], []
+    result = {"endpoints": [], "port": server.port}
+    try:
+        workers = server.wait_ready()
+        result["workers"] = workers
+        # sanity: each endpoint answers 200 with the expected content
+        st, data = _one_request(server.port, "POST", "/v1/check", check_body, {"Content-Type": "application/json"})
+        assert st == 200 and json.loads(data)["legal"] is True, (st, data[:300])
+        st, data = _one_request(server.port, "POST", "/v1/legal-turns", legal_body,
+                                {"Content-Type": "application/json"})
+        assert st == 200 and json.loads(data)["count"] > 1000, (st, data[:300])
+        result["legal_turns_bytes"] = len(data)
+        n_clients = clients or max(1, workers)
+        result["clients"] = n_clients
+        log(f"http: gunicorn on {HOST}:{server.port} with {workers} workers; {n_clients} client processes")
+        for _ in range(n_clients):
+            parent, child = ctx.Pipe()
+            p = ctx.Process(target=client_main, args=(child, server.port), daemon=True)
+            p.start()
+            procs.append(p)
+            pipes.append(parent)
+        for pipe in pipes:
+            if not pipe.poll(STARTUP_TIMEOUT):
+                raise RuntimeError("a client process did not start")
+            pipe.recv()
+        # Interleaved rounds, so a change of background load touches every
+        # endpoint alike: each round runs each endpoint for seconds/rounds.
+        totals = {label: [0, 0, array("q")] for label, *_ in endpoints}
+        segment = seconds / rounds
+        for r in range(rounds):
+            for label, method, path, body in endpoints:
+                log(f"http: round {r + 1}/{rounds}: {label}: {warmup:g} s warm-up + {segment:g} s")
+                warm_until = time.monotonic_ns() + int(warmup * 1e9)
+                end_at = warm_until + int(segment * 1e9)
+                for pipe in pipes:
+                    pipe.send((method, path, body, warm_until, end_at))
+                for pipe in pipes:
+                    if not pipe.poll(warmup + segment + REQUEST_TIMEOUT + 10):
+                        raise RuntimeError(f"a client process did not report for {label}")
+                    n, e, raw = pipe.recv()
+                    totals[label][0] += n
+                    totals[label][1] += e
+                    totals[label][2].frombytes(raw)
+        for label, method, path, body in endpoints:
+            count, errors, latencies = totals[label]
+            s = sorted(latencies)
+            result["endpoints"].append({
+                "label": label, "path": path, "requests": count, "errors": errors,
+                "rps": count / seconds, "median_ms": percentile(s, 50) / 1e6, "p99_ms": percentile(s, 99) / 1e6,
+            })
+    finally:
+        for pipe in pipes:
+            try:
+                pipe.send(None)         # a client between phases stops; one mid-phase is terminated below
+            except OSError:
+                pass
+        for p in procs:
+            p.join(timeout=5)
+            if p.is_alive():
+                p.terminate()
+                p.join(timeout=5)
+        result["stop"] = server.stop()
+        log(f"http: gunicorn {result['stop']}")
+    return result
+
+
+# -------------------------------------------------------------- report ----
+
+def mark(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+def table(headers: list[str], rows: list[list[str]], align: str) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+
+    def line(cells):
+        return "  ".join(c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(cells, widths, align))
+
+    return "\n".join([line(headers), "  ".join("-" * w for w in widths), *(line(r) for r in rows)])
+
+
+def report(rows: list[dict], parts: dict, http: dict | None, started: float, args, load_before: str) -> None:
+    out = []
+    cpus = os.cpu_count()
+    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
+    out.append("Hexodic checker benchmark")
+    out.append(f"date     {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC')}")
+    out.append(f"machine  nproc {affinity} (cpu_count {cpus}), {platform.machine()}, {platform.system()} "
+               f"{platform.release()}")
+    out.append(f"python   {platform.python_implementation()} {platform.python_version()}")
+    out.append(f"load     1/5/15-min load average {load_before} at start, {_loadavg()} at the end "
+               f"(other work on the machine inflates p99s and lowers req/s)")
+    out.append("")
+    out.append("1. In-process, µs (median / p99 of N one-call samples; check is check(..., validate=False), "
+               "the call the service makes)")
+    t1 = []
+    for r in rows:
+        cl, ci, rh, rj = r["check_legal"], r["check_illegal"], r["request_hpn"], r["request_json"]
+        t1.append([r["name"], f"{cl.median_us:.1f} / {cl.p99_us:.1f}", f"{ci.median_us:.1f} / {ci.p99_us:.1f}",
+                   f"{rh.median_us:.1f} / {rh.p99_us:.1f}", f"{rj.median_us:.1f} / {rj.p99_us:.1f}",
+                   f"{r['ratio_hpn']:.2f}x", f"{r['ratio_json']:.2f}x", f"{min(cl.n, ci.n, rh.n, rj.n)}"])
+    out.append(table(["position", "check legal", "check illegal", "request HPN", "request JSON",
+                      "req/chk HPN", "req/chk JSON", "N >="], t1, "lrrrrrrr"))
+    out.append("   turns: " + "; ".join(f"{r['name']}: {r['legal_htn']} (legal), {r['illegal_htn']} (illegal)"
+                                         for r in rows))
+    out.append("")
+    out.append(f"   Request path of POST /v1/check cut into stages ({CROWDED} midgame, legal turn), median µs")
+    stages = list(parts["hpn"])
+    t5 = [[stage, f"{parts['hpn'][stage].median_us:.1f}", f"{parts['json'][stage].median_us:.1f}"]
+          for stage in stages]
+    t5.append(["sum", f"{sum(parts['hpn'][k].median_us for k in stages):.1f}",
+               f"{sum(parts['json'][k].median_us for k in stages):.1f}"])
+    out.append(table(["stage", "HPN", "JSON object"], t5, "lrr"))
+    out.append("")
+    out.append("   Legal-turn enumeration (checker.generate.legal_turns)")
+    t2 = [[r["name"], str(r["count"]), f"{r['enumerate'].median_us:.0f}", f"{r['enumerate'].p99_us:.0f}",
+           f"{r['us_per_turn']:.3f}", str(r["enumerate"].n)] for r in rows]
+    out.append(table(["position", "turns", "median µs", "p99 µs", "µs/turn", "N"], t2, "lrrrrr"))
+    out.append("")
+    ep = {}
+    if http is not None:
+        out.append(f"2. HTTP on {HOST} (gunicorn --config gunicorn.conf.py, {http.get('workers', '?')} sync workers; "
+                   f"{http.get('clients', '?')} client processes, one connection per request; "
+                   f"{args.seconds:g} s each in {args.rounds} interleaved rounds, each after a "
+                   f"{args.warmup:g} s warm-up)")
+        t3 = []
+        for e in http["endpoints"]:
+            ep[e["path"]] = e
+            t3.append([e["label"], str(e["requests"]), str(e["errors"]), f"{e['rps']:.0f}",
+                       f"{e['median_ms']:.2f}", f"{e['p99_ms']:.2f}"])
+        out.append(table(["endpoint", "requests", "errors", "req/s", "median ms", "p99 ms"], t3, "lrrrrr"))
+        if "legal_turns_bytes" in http:
+            out.append(f"   /v1/legal-turns response for the placing midgame: {http['legal_turns_bytes']} bytes")
+        if "/v1/check" in ep and "/healthz" in ep and ep["/healthz"]["rps"]:
+            out.append(f"   /v1/check throughput / /healthz throughput: "
+                       f"{ep['/v1/check']['rps'] / ep['/healthz']['rps']:.2f}")
+        out.append(f"   gunicorn {http.get('stop', '?')}")
+        out.append("")
+
+    out.append("3. Targets")
+    by = {r["name"]: r for r in rows}
+    cr = by[CROWDED]
+    t4 = []
+    worst_check = max(cr["check_legal"].median_us, cr["check_illegal"].median_us)
+    t4.append(["check < 150 µs (crowded midgame, legal and illegal, median)",
+               f"{cr['check_legal'].median_us:.1f} / {cr['check_illegal'].median_us:.1f} µs",
+               mark(worst_check < TARGET_CHECK_US)])
+    ratio_cr = max(cr["ratio_hpn"], cr["ratio_json"])
+    t4.append(["request path < 3x bare check (crowded midgame, HPN / JSON)",
+               f"{cr['ratio_hpn']:.2f}x / {cr['ratio_json']:.2f}x", mark(ratio_cr < TARGET_REQUEST_RATIO)])
+    worst_ratio = max(rows, key=lambda r: max(r["ratio_hpn"], r["ratio_json"]))
+    wr = max(worst_ratio["ratio_hpn"], worst_ratio["ratio_json"])
+    t4.append(["request path < 3x bare check (every position, worst)", f"{wr:.2f}x ({worst_ratio['name']})",
+               mark(wr < TARGET_REQUEST_RATIO)])
+    worst_turn = max((r for r in rows if r["count"]), key=lambda r: r["us_per_turn"])
+    t4.append(["enumeration < 1 µs per legal turn (every position, worst)",
+               f"{worst_turn['us_per_turn']:.3f} µs ({worst_turn['name']})",
+               mark(worst_turn["us_per_turn"] < TARGET_US_PER_TURN)])
+    worst_enum = max(rows, key=lambda r: r["enumerate"].median_us)
+    t4.append(["enumeration < 5 ms (every position, worst median)",
+               f"{worst_enum['enumerate'].median_us / 1000:.2f} ms ({worst_enum['name']}, "
+               f"{worst_enum['count']} turns)", mark(worst_enum["enumerate"].median_us / 1000 < TARGET_ENUM_MS)])
+    if "/v1/check" in ep and "/healthz" in ep and ep["/healthz"]["rps"]:
+        share = ep["/v1/check"]["rps"] / ep["/healthz"]["rps"]
+        t4.append(["/v1/check throughput >= 60% of /healthz",
+                   f"{share * 100:.0f}% ({ep['/v1/check']['rps']:.0f} / {ep['/healthz']['rps']:.0f} req/s)",
+                   mark(share >= TARGET_HTTP_SHARE)])
+    else:
+        t4.append(["/v1/check throughput >= 60% of /healthz", "not measured", "MISS"])
+    out.append(table(["target", "figure", ""], t4, "lrl"))
+    out.append("")
+    out.append(f"total time {time.monotonic() - started:.0f} s")
+    print("\n".join(out), flush=True)
+
+
+def _loadavg() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
+
+
+def _sigterm(signum, frame):
+    raise SystemExit(128 + signum)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=8.0, help="HTTP measurement per endpoint (s)")
+    ap.add_argument("--warmup", type=float, default=0.5, help="HTTP warm-up per endpoint and round (s)")
+    ap.add_argument("--clients", type=int, default=None, help="load-generator processes (default: one per worker)")
+    ap.add_argument("--series-time", type=float, default=0.4, help="in-process time per operation and position (s)")
+    ap.add_argument("--rounds", type=int, default=2, help="HTTP rounds, endpoints interleaved (default 2)")
+    ap.add_argument("--no-http", action="store_true", help="skip the HTTP part")
+    args = ap.parse_args(argv)
+    if not (0 < args.seconds <= 60 and 0 <= args.warmup <= 10 and 0 < args.series_time <= 5
+            and 1 <= args.rounds <= 10):
+        ap.error("--seconds must be in (0, 60], --warmup in [0, 10], --series-time in (0, 5], --rounds in 1..10")
+    signal.signal(signal.SIGTERM, _sigterm)
+    started = time.monotonic()
+    os.chdir(ROOT)
+    load_before = _loadavg()
+    rows = in_process(args.series_time)
+    parts = breakdown(CROWDED, args.series_time)
+    http = None if args.no_http else http_bench(args.seconds, args.warmup, args.clients, args.rounds)
+    report(rows, parts, http, started, args, load_before)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        log("interrupted")
+        sys.exit(130)
