@@ -20,6 +20,8 @@ checker.notation.NotationError: '+h9': h9 is not a cell
 
 from __future__ import annotations
 
+import re
+
 from . import board
 from .board import Cell, CellError
 from .position import PLAYERS, PlayerState, Position, other
@@ -75,7 +77,16 @@ def parse_cell_list(text: str, where: str) -> frozenset[Cell]:
     return frozenset(cells)
 
 
+_PLAYER_RE = re.compile(r"(\d{1,9}):(\d{1,9}):(\d{1,9}):(\d{1,9}):(\d{1,9}):(-|P|L|PL):([^:]*)", re.ASCII)
+_FLAGS = {"-": (False, False), "P": (True, False), "L": (False, True), "PL": (True, True)}
+
+
 def _parse_player(text: str, who: str) -> PlayerState:
+    m = _PLAYER_RE.fullmatch(text)
+    if m:  # the common case in one pass; otherwise say what is wrong
+        placed, lock = _FLAGS[m[6]]
+        return PlayerState(int(m[1]), int(m[2]), int(m[3]), int(m[4]), int(m[5]), placed, lock,
+                           parse_cell_list(m[7], f"player {who}"))
     where = f"player {who}"
     parts = text.split(":")
     if len(parts) != 7:
@@ -92,7 +103,16 @@ def _parse_player(text: str, who: str) -> PlayerState:
                        cooldown=cooldown)
 
 
+_BOARD_RE = re.compile("/".join(f"(?:[012][AB]?\\*?){{{len(r)}}}" for r in board.ROW_CELLS))
+_CELL_RE = re.compile(r"([012])([AB]?)(\*?)")
+_CELL_PARSE = {(str(t), s or "", "*" if lk else ""): (t, s, lk)
+               for t in (0, 1, 2) for s in (None, "A", "B") for lk in (False, True)}
+
+
 def _parse_board(text: str) -> tuple[list[int], list[str | None], list[bool]]:
+    if _BOARD_RE.fullmatch(text):  # the common case, in one pass; otherwise say where it goes wrong
+        tiers, stones, locked = zip(*map(_CELL_PARSE.__getitem__, _CELL_RE.findall(text)))
+        return list(tiers), list(stones), list(locked)
     rows = text.split("/")
     if len(rows) != 7:
         raise NotationError(f"the board has {len(rows)} rows, expected 7 (rows a to g separated by '/')",
@@ -153,15 +173,14 @@ def parse_hpn(text: str) -> Position:
     return Position(tiers, stones, locked, to_move, half_moves, {"A": a, "B": b})
 
 
+_CELL_TEXT = {(t, s, lk): f"{t}{s or ''}{'*' if lk else ''}"
+              for t in (0, 1, 2) for s in (None, "A", "B") for lk in (False, True)}
+_ROW_SLICES = tuple(slice(row[0], row[-1] + 1) for row in board.ROW_CELLS)
+
+
 def _board_to_hpn(pos: Position) -> str:
-    rows = []
-    for row_cells in board.ROW_CELLS:
-        parts = []
-        for c in row_cells:
-            s = pos.stones[c]
-            parts.append(f"{pos.tiers[c]}{s or ''}{'*' if pos.locked[c] else ''}")
-        rows.append("".join(parts))
-    return "/".join(rows)
+    cells = list(map(_CELL_TEXT.__getitem__, zip(pos.tiers, pos.stones, pos.locked)))
+    return "/".join("".join(cells[r]) for r in _ROW_SLICES)
 
 
 def _player_to_hpn(ps: PlayerState, with_cooldown: bool = True) -> str:
@@ -174,7 +193,7 @@ def _player_to_hpn(ps: PlayerState, with_cooldown: bool = True) -> str:
 
 
 def _writable(pos: Position) -> None:
-    if any(t not in (0, 1, 2) for t in pos.tiers):
+    if not set(pos.tiers) <= {0, 1, 2}:
         raise NotationError("a tier outside 0–2 cannot be written in HPN", "board")
     for who in PLAYERS:
         ps = pos.player(who)

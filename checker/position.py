@@ -99,7 +99,7 @@ class Position:
                  players: Mapping[str, PlayerState]):
         self.tiers: tuple[int, ...] = tuple(tiers)
         self.stones: tuple[str | None, ...] = tuple(stones)
-        self.locked: tuple[bool, ...] = tuple(bool(x) for x in locked)
+        self.locked: tuple[bool, ...] = tuple(map(bool, locked))
         if not (len(self.tiers) == len(self.stones) == len(self.locked) == board.CELL_COUNT):
             raise ValueError(f"a position has exactly {board.CELL_COUNT} cells")
         self.to_move = to_move

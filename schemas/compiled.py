@@ -82,25 +82,52 @@ def _compile(schema_cls: type[Schema]) -> Callable[[Any], dict]:
     if any(many for _, many, _ in schema._hooks[PRE_DUMP] + schema._hooks[POST_DUMP]):
         raise TypeError(f"{schema_cls.__name__}: pass_many hooks are not supported")
 
-    def dump(obj: Any) -> dict:
-        for hook in pre:
-            obj = hook(obj, many=False)
-        out = {}
-        for key, attr, how, arg in plan:
-            if how == "get":
-                out[key] = _get(obj, attr)
-            elif how == "conv":
-                out[key] = arg(_get(obj, attr))
-            elif how == "const":
-                out[key] = arg
-            else:
-                out[key] = arg(obj)
-        for hook in post:
-            out = hook(out, many=False)
-        return out
-
+    dump = _generate(schema_cls.__name__, plan, pre, post)
     _cache[schema_cls] = dump
     return dump
+
+
+def _generate(name: str, plan, pre, post) -> Callable[[Any], dict]:
+    """Write the dump function as Python source and compile it: one dict
+    display, direct attribute access (``obj.get`` for dicts)."""
+    env: dict[str, Any] = {"_get": _get}
+    lines = [f"def dump_{name}(obj):"]
+    for i, hook in enumerate(pre):
+        env[f"pre{i}"] = hook
+        lines.append(f"    obj = pre{i}(obj, many=False)")
+    items_obj, items_dict = [], []
+    for i, (key, attr, how, arg) in enumerate(plan):
+        k = repr(key)
+        if how == "const":
+            env[f"c{i}"] = arg
+            items_obj.append(f"{k}: c{i}")
+            items_dict.append(f"{k}: c{i}")
+            continue
+        if how == "call":
+            env[f"f{i}"] = arg
+            items_obj.append(f"{k}: f{i}(obj)")
+            items_dict.append(f"{k}: f{i}(obj)")
+            continue
+        if not attr.isidentifier():
+            by_obj = f"_get(obj, {attr!r})"
+        else:
+            by_obj = f"obj.{attr}"
+        by_dict = f"obj.get({attr!r})"
+        if how == "conv":
+            env[f"f{i}"] = arg
+            by_obj, by_dict = f"f{i}({by_obj})", f"f{i}({by_dict})"
+        items_obj.append(f"{k}: {by_obj}")
+        items_dict.append(f"{k}: {by_dict}")
+    lines.append("    if type(obj) is dict:")
+    lines.append("        out = {" + ", ".join(items_dict) + "}")
+    lines.append("    else:")
+    lines.append("        out = {" + ", ".join(items_obj) + "}")
+    for i, hook in enumerate(post):
+        env[f"post{i}"] = hook
+        lines.append(f"    out = post{i}(out, many=False)")
+    lines.append("    return out")
+    exec(compile("\n".join(lines), f"<dumper {name}>", "exec"), env)  # noqa: S102 - our own source
+    return env[f"dump_{name}"]
 
 
 def dumper(schema_cls: type[Schema]) -> Callable[[Any], dict]:

@@ -16,13 +16,34 @@ def _hpn(outcome) -> str:
     return position_to_hpn(outcome.position)
 
 
+def _cell_out(tier: int, stone: str | None, locked: bool) -> dict:
+    cell: dict = {"tier": tier}
+    if stone:
+        cell["stone"] = stone
+    if locked:
+        cell["locked"] = True
+    return cell
+
+
+# Every cell state's output form, made once (RULES §11: tier always, stone only
+# when there is one, locked only when true).
+_CELL_OUT = {(t, s, lk): _cell_out(t, s, lk) for t in (0, 1, 2) for s in (None, "A", "B") for lk in (False, True)}
+
+
 class PositionOutSchema(PositionObjectSchema):
     """A position as output: only the cells that differ from tier 0, no stone, unlocked."""
 
+    cells = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True, metadata={
+        "additionalProperties": {"$ref": "#/components/schemas/CellState"},
+        "description": "Exactly the cells that differ from tier 0, no stone, unlocked."})
+
     @pre_dump
     def _from_position(self, pos, **kwargs):
-        cells = {board.NAMES[c]: {"tier": pos.tiers[c], "stone": pos.stones[c], "locked": pos.locked[c]}
-                 for c in board.CELLS if pos.tiers[c] or pos.stones[c] or pos.locked[c]}
+        cells = {}
+        for c, key in enumerate(zip(pos.tiers, pos.stones, pos.locked)):
+            if key[0] or key[1] or key[2]:
+                out = _CELL_OUT.get(key)
+                cells[board.NAMES[c]] = dict(out) if out is not None else _cell_out(*key)
         return {"to_move": pos.to_move, "half_moves": pos.half_moves, "cells": cells, "players": pos.players}
 
 

@@ -10,6 +10,7 @@ import functools
 import sys
 
 import yaml
+from marshmallow import fields
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
@@ -18,7 +19,7 @@ from checker.notation import START_HPN
 from schemas import requests as rq
 from schemas import responses as rs
 from schemas.fields import CellField, CellListField
-from schemas.position import PositionField, PositionObjectSchema
+from schemas.position import CellStateSchema, PositionField, PositionObjectSchema
 from schemas.turn import (EchoSchema, ProjectFilterField, ProjectSchema, ShapeFilterField, ShapeSchema,
                           TurnField, TurnObjectSchema)
 
@@ -39,6 +40,8 @@ def _custom_fields(self, field, **kwargs) -> dict:
         return {"oneOf": [{"type": "string", "example": "c3"}, {"$ref": _REF + "Project"}]}
     if isinstance(field, ShapeFilterField):
         return {"oneOf": [{"type": "string", "example": "+d4"}, {"$ref": _REF + "Shape"}]}
+    if isinstance(field, fields.Dict) and "additionalProperties" in field.metadata:
+        return {"additionalProperties": field.metadata["additionalProperties"]}
     if isinstance(field, CellField):
         return {"type": "string", "example": "c3"}
     if isinstance(field, CellListField):
@@ -107,7 +110,7 @@ def build() -> dict:
     )
     plugin.converter.add_attribute_function(_custom_fields)
     for name, schema in [
-        ("Project", ProjectSchema), ("Shape", ShapeSchema), ("Echo", EchoSchema),
+        ("Project", ProjectSchema), ("Shape", ShapeSchema), ("Echo", EchoSchema), ("CellState", CellStateSchema),
         ("PositionObject", PositionObjectSchema), ("TurnObject", TurnObjectSchema),
         ("CheckRequest", rq.CheckRequestSchema), ("LegalTurnsRequest", rq.LegalTurnsRequestSchema),
         ("ValidateRequest", rq.ValidateRequestSchema), ("ReplayRequest", rq.ReplayRequestSchema),
