@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import orjson
+
 from flask import Response, request
 from marshmallow import Schema
 
@@ -69,6 +71,13 @@ def consistent(position: Position, path: str) -> Position:
 
 
 def reply(data, status: int = 200) -> Response:
-    """A JSON response (ASCII-escaped: the fastest encoding, and safe for any text)."""
-    return Response(json.dumps(data, separators=(",", ":")), status=status,
-                    mimetype="application/json", headers={"Hexodic-Rules-Version": RULES_VERSION})
+    """A JSON response.  orjson writes it (a verdict in a few µs, where the
+    standard library takes ten times longer); text it cannot encode (a lone
+    surrogate quoted back from the client's input) falls back to ASCII-escaped
+    ``json.dumps``."""
+    try:
+        text = orjson.dumps(data)
+    except (orjson.JSONEncodeError, TypeError):
+        text = json.dumps(data, separators=(",", ":"))
+    return Response(text, status=status, mimetype="application/json",
+                    headers={"Hexodic-Rules-Version": RULES_VERSION})

@@ -141,3 +141,14 @@ def test_render_errors_are_problems(client):
     assert "zz" in r.get_json()["errors"][0]["message"]
     r = client.post("/v1/render", json={"position": START_HPN[:-1] + "1"})
     assert r.status_code == 422 and r.get_json()["errors"][0]["rule"] == "position.to-move"
+
+
+def test_batch_problem_quoting_a_lone_surrogate_is_still_valid_json(client):
+    # The item's message quotes the client's text; a lone surrogate cannot be UTF-8, so the answer
+    # falls back to ASCII-escaped JSON rather than failing.
+    body = '{"items": [{"position": "%s", "turn": "c3 +\\ud800"}]}' % START_HPN
+    r = client.post("/v1/check/batch", data=body, content_type="application/json")
+    assert r.status_code == 200
+    problem = r.get_json()["results"][0]
+    assert problem["status"] == 422 and problem["errors"][0]["path"] == "items.0.turn"
+    assert "\ud800" in problem["errors"][0]["message"]
