@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from .fields import CellListField
-from .position import PositionField
+from checker.notation import NotationError, parse_hpn, parse_htn
+
+from .fields import MAX_HPN_LENGTH, MAX_HTN_LENGTH, CellListField
+from .position import PositionField, fast_position
 from .turn import ProjectFilterField, ShapeFilterField, TurnField
 
 MAX_HISTORY = 60      # a game has at most 60 half-moves
@@ -26,12 +28,60 @@ def _history():
                        validate=validate.Length(max=MAX_HISTORY), metadata=_HISTORY_DOC)
 
 
+_MISSING = object()
+
+
+def _quick_position(value):
+    """A position from HPN text or a plain JSON object, or None to let the schema judge."""
+    if type(value) is str:
+        if len(value) > MAX_HPN_LENGTH:
+            return None
+        try:
+            return parse_hpn(value)
+        except NotationError:
+            return None
+    return fast_position(value)
+
+
+def _quick_check_request(data) -> dict | None:
+    """The common, well-formed check request without marshmallow's machinery
+    (HPN or plain JSON positions, an HTN turn); None for anything else, which
+    the schema then loads and words the errors of.  Same result as the schema."""
+    if type(data) is not dict or not data.keys() <= {"position", "turn", "history"}:
+        return None
+    turn = data.get("turn", _MISSING)
+    if type(turn) is not str or len(turn) > MAX_HTN_LENGTH:
+        return None
+    position = _quick_position(data.get("position"))
+    if position is None:
+        return None
+    history = data.get("history")
+    if history is not None:
+        if type(history) is not list or len(history) > MAX_HISTORY:
+            return None
+        history = [_quick_position(h) for h in history]
+        if None in history:
+            return None
+    try:
+        turn = parse_htn(turn)
+    except NotationError:
+        return None
+    return {"position": position, "turn": turn, "history": history}
+
+
 class CheckRequestSchema(Schema):
     """``POST /v1/check``: a position, a turn and optionally the history."""
 
     position = PositionField(required=True, metadata=_POSITION_DOC)
     turn = TurnField(required=True, metadata=_TURN_DOC)
     history = _history()
+
+    def load(self, data, *args, **kwargs):
+        if not args and not kwargs:
+            quick = _quick_check_request(data)
+            if quick is not None:
+                return quick
+        return super().load(data, *args, **kwargs)
 
 
 class LegalTurnsRequestSchema(Schema):

@@ -65,3 +65,36 @@ def test_fast_path_agrees_with_the_schema_on_mutated_positions(mutation):
     quick = fast_position(value)
     if quick is not None:
         assert quick == _schema(value)
+
+
+# -- the quick path of a whole check request ---------------------------------------------------------
+
+from schemas.requests import CheckRequestSchema, _quick_check_request  # noqa: E402
+from tests.helpers import START_HPN  # noqa: E402
+
+
+def _schema_request(value):
+    try:
+        return CheckRequestSchema().load(value, partial=False)   # a keyword: the schema itself, no quick path
+    except ValidationError:
+        return None
+
+
+def test_a_plain_check_request_takes_the_quick_path_with_the_schemas_result():
+    for body in ({"position": START_HPN, "turn": "c3 +d4"},
+                 {"position": BASE, "turn": "C3  +D4", "history": [START_HPN, BASE]},
+                 {"position": START_HPN, "turn": "c3", "history": None}):
+        quick = _quick_check_request(body)
+        assert quick is not None and quick == _schema_request(body)
+
+
+_request_values = st.one_of(st.just(START_HPN), st.just(BASE), st.text(max_size=8), st.just("c3 +d4"),
+                            st.integers(), st.none(), st.lists(st.just(START_HPN), max_size=3), _json)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.dictionaries(st.sampled_from(["position", "turn", "history", "extra"]), _request_values, max_size=4))
+def test_quick_request_path_agrees_with_the_schema(body):
+    quick = _quick_check_request(body)
+    if quick is not None:
+        assert quick == _schema_request(body)
