@@ -181,34 +181,53 @@ def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list
     projects = legal_projects(pos)
     if project is not None:
         projects = [p for p in projects if p == project]
+    base = pos.stones
+    if can_echo:
+        # Each enemy stone's empty neighbours and contact with the mover, on the board as it stands;
+        # a Place changes one cell only, so its Echo candidates follow from these without a rescan.
+        enemies = [(c, sum(base[n] is None for n in NEIGHBOURS[c]), any(base[n] == me for n in NEIGHBOURS[c]))
+                   for c in board.CELLS if base[c] == enemy]
+        own_unlocked = [c for c in board.CELLS if base[c] == me and not locked[c]] if can_lock else []
     for p in projects:
-        stones = list(pos.stones)
-        if p is _SKIP:
-            landing = None
-        elif isinstance(p, Place):
-            landing = p.cell
-            stones[landing] = me
-        else:
-            landing = p.dst
-            stones[p.src] = None
-            stones[landing] = me
-        # Echo candidates on this board; their tier is judged after the Shape.
         cap_cells: list[Cell] = []
         lock_cells: list[Cell] = []
-        if can_echo:
-            for c in board.CELLS:
-                s = stones[c]
-                if s == enemy:
-                    nbs = NEIGHBOURS[c]
-                    if all(stones[n] is not None for n in nbs) and any(stones[n] == me for n in nbs):
+        if isinstance(p, Place):
+            landing = p.cell
+            stones = base
+            near = NEIGHBOURS[landing]
+            if can_echo:
+                for c, empty, contact in enemies:
+                    if c in near:
+                        if empty == 1:
+                            cap_cells.append(c)
+                    elif empty == 0 and contact:
                         cap_cells.append(c)
-                elif s == me and can_lock and not locked[c]:
-                    lock_cells.append(c)
+                if can_lock:
+                    lock_cells = sorted(own_unlocked + [landing])
+        else:
+            stones = list(base)
+            if p is _SKIP:
+                landing = None
+            else:
+                landing = p.dst
+                stones[p.src] = None
+                stones[landing] = me
+            # Echo candidates on this board; their tier is judged after the Shape.
+            if can_echo:
+                for c in board.CELLS:
+                    s = stones[c]
+                    if s == enemy:
+                        nbs = NEIGHBOURS[c]
+                        if all(stones[n] is not None for n in nbs) and any(stones[n] == me for n in nbs):
+                            cap_cells.append(c)
+                    elif s == me and can_lock and not locked[c]:
+                        lock_cells.append(c)
         if landing is None:
             shapes: list[Shape | None] = [None]
         else:
             options = legal_shapes(tiers, locked, landing, m.lowers_left)
-            if mandating_shapes(options, stones, me):
+            # (for a Place, `stones` is the board before it: the landing cell is the mover's own now)
+            if any(sh.cell != landing and stones[sh.cell] != me for sh in options):
                 shapes = list(options)
             else:
                 shapes = [None, *options]
