@@ -21,7 +21,7 @@ are judged on the board as it then stands.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from . import board
 from .board import CENTRE, NEIGHBOURS, STEPS, Cell
@@ -37,11 +37,12 @@ __all__ = ["PASSED", "FAILED", "NOT_APPLICABLE", "Check", "Verdict", "Inconsiste
 
 PASSED, FAILED, NOT_APPLICABLE = "passed", "failed", "not_applicable"
 N = board.name
+NAMES = board.NAMES
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One rule's judgement of a turn."""
+class Check(NamedTuple):
+    """One rule's judgement of a turn (a named tuple: cheap to make, a verdict
+    has a dozen or more)."""
 
     rule: str
     step: str
@@ -115,7 +116,7 @@ class _Judge:
 
     def add(self, rule: str, step: str, ok: bool | None, message: str, cells: Iterable[Cell] = ()) -> None:
         status = NOT_APPLICABLE if ok is None else PASSED if ok else FAILED
-        self.checks.append(Check(rule, step, status, tuple(N(c) for c in cells), message))
+        self.checks.append(Check(rule, step, status, tuple([NAMES[c] for c in cells]), message))
 
     # ------------------------------------------------------------ game --
 

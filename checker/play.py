@@ -24,7 +24,7 @@ from . import board
 from .board import NEIGHBOURS, SLOTS, Cell
 from .catalogue import LINKS
 from .generate import game_over_reason, has_legal_project, network_group
-from .position import MAX_HALF_MOVES, Position, other
+from .position import MAX_HALF_MOVES, PlayerState, Position, other
 from .turn import CAPTURE, LOCK, RAISE, Move, Place, Skip, Turn
 
 __all__ = ["Term", "Weighing", "Event", "TiebreakFigures", "GameResult", "Outcome",
@@ -363,10 +363,10 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
         weighings += echo_weighings
     all_captured = captured["move"] + captured["encirclement"] + captured["echo"]
 
-    new_m = m.replace(reserve=m_reserve, charges=m_charges, lowers_left=m_lowers, raises=m_raises,
-                      placed=m_placed, echo_lock_used=m_lock, cooldown=frozenset(),
-                      captures=m.captures + len(all_captured))
-    new_e = e.replace(reserve=e.reserve + len(all_captured), cooldown=e.cooldown | frozenset(all_captured))
+    n = len(all_captured)
+    new_m = PlayerState(m_reserve, m_charges, m_lowers, m.captures + n, m_raises, m_placed, m_lock, frozenset())
+    new_e = e if not n else PlayerState(e.reserve + n, e.charges, e.lowers_left, e.captures, e.raises, e.placed,
+                                        e.echo_lock_used, e.cooldown | frozenset(all_captured))
     after = Position(tiers, stones, locked, enemy, pos.half_moves + 1, {me: new_m, enemy: new_e})
 
     events: list[Event] = []
