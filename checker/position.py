@@ -25,8 +25,8 @@ rejects an inconsistent one before it gets that far.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace as _dc_replace
-from typing import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Iterable, Mapping, NamedTuple
 
 from . import board
 from .board import Cell
@@ -45,9 +45,9 @@ def other(player: str) -> str:
     return "B" if player == "A" else "A"
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerState:
-    """One player's counters (RULES §2).  The defaults are the start."""
+class PlayerState(NamedTuple):
+    """One player's counters (RULES §2).  The defaults are the start.  A named
+    tuple: immutable, compared and hashed by value, and cheap to make."""
 
     reserve: int = STONES_PER_PLAYER
     charges: int = START_CHARGES
@@ -56,10 +56,10 @@ class PlayerState:
     raises: int = 0
     placed: bool = False
     echo_lock_used: bool = False
-    cooldown: frozenset[Cell] = field(default_factory=frozenset)
+    cooldown: frozenset[Cell] = frozenset()
 
     def replace(self, **changes) -> "PlayerState":
-        return _dc_replace(self, **changes)
+        return self._replace(**changes)
 
     @property
     def lowers_used(self) -> int:
@@ -67,8 +67,7 @@ class PlayerState:
 
     def key(self) -> tuple:
         """The player's part of the repetition key: everything but the cooldown."""
-        return (self.reserve, self.charges, self.lowers_left, self.captures,
-                self.raises, self.placed, self.echo_lock_used)
+        return self[:7]
 
 
 @dataclass(frozen=True, slots=True)
