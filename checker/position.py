@@ -226,6 +226,9 @@ def _problems(pos: Position) -> list[Problem]:
               ("captures", 0, None), ("raises", 0, None))
     for who in PLAYERS:
         ps = pos.player(who)
+        if 0 <= ps.reserve <= 7 and 0 <= ps.charges <= 3 and 0 <= ps.lowers_left <= 6 \
+                and ps.captures >= 0 and ps.raises >= 0:
+            continue  # the common case, without the per-field loop below
         for fname, lo, hi in limits:
             v = getattr(ps, fname)
             if v < lo or (hi is not None and v > hi):
@@ -244,12 +247,12 @@ def _problems(pos: Position) -> list[Problem]:
                 f"{on_board + reserve} in all; stones on the board + reserve must be 7.")
 
     # position.tier
-    wrong = [c for c in board.CELLS if pos.tiers[c] not in (0, 1, 2)]
+    wrong = [] if set(pos.tiers) <= {0, 1, 2} else [c for c in board.CELLS if pos.tiers[c] not in (0, 1, 2)]
     for c in wrong:
         bad("position.tier", f"{board.name(c)} has tier {pos.tiers[c]}; a tier is 0, 1 or 2.", [c])
 
     # position.lock-tier
-    locked = [c for c in board.CELLS if pos.locked[c]]
+    locked = [c for c in board.CELLS if pos.locked[c]] if True in pos.locked else []
     for c in locked:
         if pos.tiers[c] != 2:
             bad("position.lock-tier",

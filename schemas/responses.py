@@ -28,6 +28,8 @@ def _cell_out(tier: int, stone: str | None, locked: bool) -> dict:
 # Every cell state's output form, made once (RULES §11: tier always, stone only
 # when there is one, locked only when true).
 _CELL_OUT = {(t, s, lk): _cell_out(t, s, lk) for t in (0, 1, 2) for s in (None, "A", "B") for lk in (False, True)}
+_EMPTY = (0, None, False)
+_NAMES = board.NAMES
 
 
 class PositionOutSchema(PositionObjectSchema):
@@ -39,11 +41,9 @@ class PositionOutSchema(PositionObjectSchema):
 
     @pre_dump
     def _from_position(self, pos, **kwargs):
-        cells = {}
-        for c, key in enumerate(zip(pos.tiers, pos.stones, pos.locked)):
-            if key[0] or key[1] or key[2]:
-                out = _CELL_OUT.get(key)
-                cells[board.NAMES[c]] = dict(out) if out is not None else _cell_out(*key)
+        # The cell dicts of _CELL_OUT are shared between answers: read-only, written out at once.
+        cells = {_NAMES[c]: _CELL_OUT.get(key) or _cell_out(*key)
+                 for c, key in enumerate(zip(pos.tiers, pos.stones, pos.locked)) if key != _EMPTY}
         return {"to_move": pos.to_move, "half_moves": pos.half_moves, "cells": cells, "players": pos.players}
 
 
