@@ -183,9 +183,11 @@ def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list
         projects = [p for p in projects if p == project]
     base = pos.stones
     if can_echo:
-        # Each enemy stone's empty neighbours and contact with the mover, on the board as it stands;
-        # a Place changes one cell only, so its Echo candidates follow from these without a rescan.
-        enemies = [(c, sum(base[n] is None for n in NEIGHBOURS[c]), any(base[n] == me for n in NEIGHBOURS[c]))
+        # Each enemy stone's empty neighbours and neighbouring mover's stones, on the board as it
+        # stands. A Project changes one or two cells, so its Echo candidates follow from these
+        # counts without rescanning the board: a candidate target is sealed (no empty neighbour)
+        # and in contact (a mover's stone beside it); its tier is judged after the Shape.
+        enemies = [(c, sum(base[n] is None for n in NEIGHBOURS[c]), sum(base[n] == me for n in NEIGHBOURS[c]))
                    for c in board.CELLS if base[c] == enemy]
         own_unlocked = [c for c in board.CELLS if base[c] == me and not locked[c]] if can_lock else []
     for p in projects:
@@ -193,41 +195,49 @@ def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list
         lock_cells: list[Cell] = []
         if isinstance(p, Place):
             landing = p.cell
-            stones = base
             near = NEIGHBOURS[landing]
             if can_echo:
-                for c, empty, contact in enemies:
+                for c, empty, mine in enemies:
                     if c in near:
-                        if empty == 1:
-                            cap_cells.append(c)
-                    elif empty == 0 and contact:
+                        empty, mine = empty - 1, mine + 1
+                    if empty == 0 and mine:
                         cap_cells.append(c)
                 if can_lock:
                     lock_cells = sorted(own_unlocked + [landing])
-        else:
-            stones = list(base)
-            if p is _SKIP:
-                landing = None
-            else:
-                landing = p.dst
-                stones[p.src] = None
-                stones[landing] = me
-            # Echo candidates on this board; their tier is judged after the Shape.
+            # the Shape mandate, on the board after the Place (the landing cell is the mover's own)
+            def not_own(x, landing=landing):
+                return x != landing and base[x] != me
+        elif isinstance(p, Move):
+            src, landing = p.src, p.dst
+            near_src, near_dst = NEIGHBOURS[src], NEIGHBOURS[landing]
+            dst_was_empty = base[landing] is None
             if can_echo:
-                for c in board.CELLS:
-                    s = stones[c]
-                    if s == enemy:
-                        nbs = NEIGHBOURS[c]
-                        if all(stones[n] is not None for n in nbs) and any(stones[n] == me for n in nbs):
-                            cap_cells.append(c)
-                    elif s == me and can_lock and not locked[c]:
-                        lock_cells.append(c)
+                for c, empty, mine in enemies:
+                    if c == landing:
+                        continue  # Move-captured
+                    if c in near_src:
+                        empty, mine = empty + 1, mine - 1
+                    if c in near_dst:
+                        mine += 1
+                        if dst_was_empty:
+                            empty -= 1
+                    if empty == 0 and mine:
+                        cap_cells.append(c)
+                if can_lock:
+                    lock_cells = sorted([c for c in own_unlocked if c != src]
+                                        + ([] if locked[landing] else [landing]))
+            def not_own(x, src=src, landing=landing):
+                return x != landing and (x == src or base[x] != me)
+        else:  # the cooldown skip: no Shape, the board as it stands
+            landing = None
+            if can_echo:
+                cap_cells = [c for c, empty, mine in enemies if empty == 0 and mine]
+                lock_cells = own_unlocked
         if landing is None:
             shapes: list[Shape | None] = [None]
         else:
             options = legal_shapes(tiers, locked, landing, m.lowers_left)
-            # (for a Place, `stones` is the board before it: the landing cell is the mover's own now)
-            if any(sh.cell != landing and stones[sh.cell] != me for sh in options):
+            if any(not_own(sh.cell) for sh in options):
                 shapes = list(options)
             else:
                 shapes = [None, *options]
