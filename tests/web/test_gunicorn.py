@@ -9,24 +9,19 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import signal
 import socket
 import subprocess
-import sys
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-HOST = "127.0.0.1"
+from .gunicorn_server import HOST, running_gunicorn
+
 START_HPN = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
 # after A's "c3 +d4": A's stone on c3 (tier 0), d4 raised to tier 1, B to move
 AFTER_C3 = "0000/00000/000A000/0001000/000000/00000/0000 B 6:3:6:0:1:P:- 7:3:6:0:0:-:- 1"
-STARTUP_TIMEOUT = 20.0
 REQUEST_TIMEOUT = 10.0
 
 # (position, turn, legal, violations), each worked out from RULES.md by hand
@@ -56,12 +51,6 @@ CASES = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
 def _port_open(port: int) -> bool:
     try:
         with socket.create_connection((HOST, port), timeout=1):
@@ -88,51 +77,10 @@ def _post_json(port: int, path: str, payload) -> tuple[int, str, dict]:
     return status, ctype, json.loads(data)
 
 
-class Server:
-    def __init__(self, proc: subprocess.Popen, port: int, log):
-        self.proc, self.port, self.log = proc, port, log
-
-    def output(self, tail: int | None = 4000) -> str:
-        """gunicorn's log so far (its last ``tail`` characters)."""
-        self.log.flush()
-        self.log.seek(0)
-        text = self.log.read().decode("utf-8", "replace")
-        self.log.seek(0, os.SEEK_END)
-        return text if tail is None else text[-tail:]
-
-
 @pytest.fixture(scope="module")
 def server():
-    gunicorn = Path(sys.executable).parent / "gunicorn"
-    if not gunicorn.exists():
-        pytest.fail(f"gunicorn is not installed beside {sys.executable}")
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HEXODIC_", "GUNICORN_"))}
-    env.update(HOST=HOST, PORT=str(port), WEB_CONCURRENCY="2", PYTHONUNBUFFERED="1")
-    log = tempfile.TemporaryFile()
-    proc = subprocess.Popen([str(gunicorn), "--config", "gunicorn.conf.py"], cwd=ROOT, env=env,
-                            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    srv = Server(proc, port, log)
-    try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"gunicorn exited with {proc.returncode} during start-up:\n{srv.output()}")
-            try:
-                status, _, _, _ = _request(port, "GET", "/healthz")
-                if status == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"gunicorn did not answer /healthz within {STARTUP_TIMEOUT} s:\n{srv.output()}")
-            time.sleep(0.1)
+    with running_gunicorn() as srv:
         yield srv
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
 
 
 def test_web_concurrency_sets_the_worker_count(server):

@@ -19,27 +19,17 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.error
-import urllib.request
 from html.parser import HTMLParser
-from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-HOST = "127.0.0.1"
+from .gunicorn_server import ROOT, running_gunicorn
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SCREENSHOT = ROOT / "docs" / "playground.png"
-STARTUP_TIMEOUT = 20.0
 UI_TIMEOUT_MS = 10_000
 
 START_HPN = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
@@ -227,12 +217,6 @@ def _missing_browser() -> str | None:
     return "; ".join(missing) or None
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
     """The real gunicorn, configured by gunicorn.conf.py, on a free loopback port."""
@@ -242,40 +226,8 @@ def server():
         if os.environ.get("HEXODIC_REQUIRE_BROWSER") == "1":
             pytest.fail(message + " (HEXODIC_REQUIRE_BROWSER=1)")
         pytest.skip(message)
-    port = _free_port()
-    env = dict(os.environ, HOST=HOST, PORT=str(port), WEB_CONCURRENCY="2", GUNICORN_ACCESS_LOG="")
-    log = tempfile.TemporaryFile()
-    gunicorn = Path(sys.executable).parent / "gunicorn"      # the venv running the tests: normally .venv
-    if not gunicorn.exists():
-        gunicorn = ROOT / ".venv" / "bin" / "gunicorn"
-    proc = subprocess.Popen([str(gunicorn), "--config", "gunicorn.conf.py"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://{HOST}:{port}/"
-    try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                pytest.fail(f"gunicorn exited with {proc.returncode}: {log.read().decode(errors='replace')}")
-            try:
-                with urllib.request.urlopen(base + "healthz", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except (urllib.error.URLError, OSError):
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"gunicorn did not answer /healthz within {STARTUP_TIMEOUT} s")
-            time.sleep(0.1)
-        yield base
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        log.close()
+    with running_gunicorn(GUNICORN_ACCESS_LOG="") as srv:
+        yield srv.base
 
 
 def expect(locator):

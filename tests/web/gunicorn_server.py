@@ -1,0 +1,92 @@
+"""The real gunicorn for end-to-end tests: started as `make run` starts it
+(gunicorn.conf.py), on a free loopback port, waited for on /healthz, and
+always stopped."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = "127.0.0.1"
+STARTUP_TIMEOUT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A running gunicorn: its process, port, base URL and log."""
+
+    def __init__(self, proc: subprocess.Popen, port: int, log):
+        self.proc, self.port, self.log = proc, port, log
+        self.base = f"http://{HOST}:{port}/"
+
+    def output(self, tail: int | None = 4000) -> str:
+        """gunicorn's log so far (its last ``tail`` characters)."""
+        self.log.flush()
+        self.log.seek(0)
+        text = self.log.read().decode("utf-8", "replace")
+        self.log.seek(0, os.SEEK_END)
+        return text if tail is None else text[-tail:]
+
+
+def _healthy(port: int) -> bool:
+    conn = http.client.HTTPConnection(HOST, port, timeout=2)
+    try:
+        conn.request("GET", "/healthz")
+        return conn.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        conn.close()
+
+
+@contextlib.contextmanager
+def running_gunicorn(**env_overrides: str) -> Iterator[Server]:
+    """gunicorn with WEB_CONCURRENCY=2 and the environment's HEXODIC_*/GUNICORN_*
+    settings cleared (``env_overrides`` set any); stopped with SIGTERM (then
+    SIGKILL) when the block ends, unless a test stopped it already."""
+    gunicorn = Path(sys.executable).parent / "gunicorn"   # the venv running the tests: normally .venv
+    if not gunicorn.exists():
+        pytest.fail(f"gunicorn is not installed beside {sys.executable}")
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HEXODIC_", "GUNICORN_"))}
+    env.update(HOST=HOST, PORT=str(port), WEB_CONCURRENCY="2", PYTHONUNBUFFERED="1")
+    env.update(env_overrides)
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen([str(gunicorn), "--config", "gunicorn.conf.py"], cwd=ROOT, env=env,
+                            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    srv = Server(proc, port, log)
+    try:
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while not _healthy(port):
+            if proc.poll() is not None:
+                pytest.fail(f"gunicorn exited with {proc.returncode} during start-up:\n{srv.output()}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"gunicorn did not answer /healthz within {STARTUP_TIMEOUT} s:\n{srv.output()}")
+            time.sleep(0.1)
+        yield srv
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        log.close()
