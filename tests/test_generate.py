@@ -465,7 +465,7 @@ def test_empty_reserve_gives_moves_only():
 
 
 def test_move_capture_only_onto_strictly_lower_enemy():
-    me, enemy = MOVES.to_move, "B"
+    enemy = "B"  # A (to move) has an empty reserve; B's stones are the enemy
     captures = []
     for p in projects_in_order(legal_turns(MOVES)):
         if MOVES.stones[p.dst] is not None:

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-import pytest
-
 from checker import board
 from checker.generate import game_over_reason
 from checker.legality import check
