@@ -32,7 +32,7 @@ from typing import Iterable
 __all__ = [
     "Cell", "CELLS", "CELL_COUNT", "NAMES", "ROWS", "CENTRE", "NEIGHBOURS",
     "SLOTS", "EDGE_SLOTS", "STEPS", "WITHIN_2", "ROW_CELLS",
-    "name", "parse_cell", "is_cell_name", "steps", "sorted_cells",
+    "name", "parse_cell", "is_cell_name", "steps", "names",
     "CellError",
 ]
 
@@ -119,11 +119,6 @@ def parse_cell(text: str) -> Cell:
 def steps(a: Cell, b: Cell) -> int:
     """Hex distance between two cells (RULES §1)."""
     return STEPS[a][b]
-
-
-def sorted_cells(cells: Iterable[Cell]) -> list[Cell]:
-    """Cells in board order, a1 … g7."""
-    return sorted(cells)
 
 
 def names(cells: Iterable[Cell]) -> list[str]:

@@ -172,11 +172,16 @@ def _turn_arg(arg: str, reader: _Reader, name: str = "TURN") -> tuple[object, st
     return arg, name
 
 
+def _file_arg(path: str, reader: _Reader, name: str) -> tuple[str, str]:
+    """The text of a file argument (``-``: stdin) and its label for messages."""
+    label = f"{name} (stdin)" if path == "-" else f"{name} ({path})"
+    return (reader.stdin(label) if path == "-" else reader.file(path, name)), label
+
+
 def _history_arg(path: str, reader: _Reader) -> tuple[list, str, list[int] | None]:
     """A --history file: a JSON list of positions, or one HPN per line.
     Returns the list, the label and, for a text file, each item's line number."""
-    label = "--history (stdin)" if path == "-" else f"--history ({path})"
-    text = reader.stdin(label) if path == "-" else reader.file(path, "--history")
+    text, label = _file_arg(path, reader, "--history")
     if _is_json_text(text):
         value = _json(text, label)
         if not isinstance(value, list):
@@ -363,8 +368,7 @@ def _cmd_legal(args, reader: _Reader) -> int:
 
 def _replay_input(path: str, reader: _Reader) -> tuple[dict, Labeller]:
     """The /v1/replay body from a JSON file, or from one HTN turn per line."""
-    label = "FILE (stdin)" if path == "-" else f"FILE ({path})"
-    text = reader.stdin(label) if path == "-" else reader.file(path, "FILE")
+    text, label = _file_arg(path, reader, "FILE")
     if _is_json_text(text):
         body = _json(text, label)
         if not isinstance(body, dict):
@@ -514,7 +518,7 @@ def _cmd_vectors(args, reader: _Reader) -> int:
                 raise BadInput(f"OUT: cannot write {args.output}: {exc.strerror}") from None
         return EXIT_OK
     answers: dict[str, dict] = {}
-    text = reader.stdin("ANSWERS") if args.answers == "-" else reader.file(args.answers, "ANSWERS")
+    text, _ = _file_arg(args.answers, reader, "ANSWERS")
     for n, line in _lines(text):
         value = _json(line, f"ANSWERS line {n}")
         if not isinstance(value, dict) or not isinstance(value.get("id"), str):

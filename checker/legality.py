@@ -83,11 +83,11 @@ class InconsistentPosition(ValueError):
         self.problems = problems
 
 
-def _holds(stones, cell: Cell, me: str) -> str:
+def _holds(stones, cell: Cell, me: str, own: str = " own") -> str:
     s = stones[cell]
     if s is None:
         return f"{N(cell)} is empty"
-    return f"{N(cell)} holds {me}'s own stone" if s == me else f"{N(cell)} holds {s}'s stone"
+    return f"{N(cell)} holds {me}'s{own} stone" if s == me else f"{N(cell)} holds {s}'s stone"
 
 
 def _plural(n: int, word: str) -> str:
@@ -244,7 +244,7 @@ class _Judge:
             self.add("move.own-stone", step, True, f"{N(a)} holds {me}'s stone.", [a])
         else:
             self.add("move.own-stone", step, False,
-                     f"A Move steps one of {me}'s own stones; {_holds(stones, a, me).replace(' own', '')}.", [a])
+                     f"A Move steps one of {me}'s own stones; {_holds(stones, a, me, own='')}.", [a])
         if b in NEIGHBOURS[a]:
             self.add("move.adjacent", step, True, f"{N(b)} is a neighbour of {N(a)}.", [a, b])
         else:

@@ -16,6 +16,25 @@ from checker import board
 from checker.notation import parse_hpn, parse_htn
 from checker.position import PlayerState, Position
 
+# The rule ids of RULES.md, written out from its text (not read from the catalogue,
+# which the tests check against them): those ``check`` reports for a turn, in
+# turn order, and the position.* conditions of D-3.
+TURN_RULES = (
+    "game.over", "project.skip",
+    "place.reserve", "place.empty", "place.unlocked", "place.opening-restriction", "place.cooldown",
+    "move.reserve-empty", "move.own-stone", "move.adjacent", "move.destination",
+    "shape.range", "shape.unlocked", "shape.tier-limit", "shape.lowering-budget", "shape.mandate",
+    "shape.skipped",
+    "echo.charge",
+    "echo-capture.enemy", "echo-capture.sealed", "echo-capture.tier", "echo-capture.contact",
+    "echo-lock.once", "echo-lock.own-stone", "echo-lock.tier", "echo-lock.unlocked",
+)
+POSITION_RULES = (
+    "position.range", "position.stone-count", "position.tier", "position.lock-tier", "position.lock-count",
+    "position.lock-charges", "position.unplaced", "position.cooldown", "position.to-move",
+    "position.shape-count", "position.tier-sum",
+)
+
 START_HPN = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
 
 

@@ -17,25 +17,13 @@ from checker.catalogue import RULE_IDS
 from checker.legality import InconsistentPosition, check
 from checker.position import Position
 from checker.turn import Place, Shape, Turn
-from tests.helpers import C, P, T, build
+from tests.helpers import TURN_RULES, C, P, T, build
 
 STEP_PLACE = "Step 1/2: Place"
 STEP_MOVE = "Step 1/2: Move"
 STEP_SHAPE = "Step 2/2: Shape"
 STEP_ECHO = "Step 3: Echo (optional)"
 
-# The rule ids of RULES §9 that ``check`` reports for a turn (position.* are
-# not turn checks).
-TURN_RULES = (
-    "game.over", "project.skip",
-    "place.reserve", "place.empty", "place.unlocked", "place.opening-restriction", "place.cooldown",
-    "move.reserve-empty", "move.own-stone", "move.adjacent", "move.destination",
-    "shape.range", "shape.unlocked", "shape.tier-limit", "shape.lowering-budget", "shape.mandate",
-    "shape.skipped",
-    "echo.charge",
-    "echo-capture.enemy", "echo-capture.sealed", "echo-capture.tier", "echo-capture.contact",
-    "echo-lock.once", "echo-lock.own-stone", "echo-lock.tier", "echo-lock.unlocked",
-)
 
 # RULES §9: the `more` link of each family of ids.
 MORE = {

@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 import pytest
 import yaml
 
-from tests.helpers import START_HPN
+from tests.helpers import POSITION_RULES, START_HPN, TURN_RULES
 from tests.web.schema_validation import assert_component, assert_documented, document
 
 RULES_VERSION = "2026-09-15"
@@ -110,20 +110,8 @@ def test_start_position_is_the_start_hpn_of_rules_10(client):
     assert_position_output(body["position"])
 
 
-# RULES §9: every rule id (the position.* ids are those of §2, D-3).
-RULE_IDS = {
-    "game.over", "project.skip",
-    "place.reserve", "place.empty", "place.unlocked", "place.opening-restriction", "place.cooldown",
-    "move.reserve-empty", "move.own-stone", "move.adjacent", "move.destination",
-    "shape.range", "shape.unlocked", "shape.tier-limit", "shape.lowering-budget", "shape.mandate",
-    "shape.skipped",
-    "echo.charge",
-    "echo-capture.enemy", "echo-capture.sealed", "echo-capture.tier", "echo-capture.contact",
-    "echo-lock.once", "echo-lock.own-stone", "echo-lock.tier", "echo-lock.unlocked",
-    "position.range", "position.stone-count", "position.tier", "position.lock-tier", "position.lock-count",
-    "position.lock-charges", "position.unplaced", "position.cooldown", "position.to-move",
-    "position.shape-count", "position.tier-sum",
-}
+# RULES §9: every rule id (written out from RULES.md in tests/helpers.py).
+RULE_IDS = set(TURN_RULES) | set(POSITION_RULES)
 POSITION_IDS = {r for r in RULE_IDS if r.startswith("position.")}
 
 
