@@ -191,9 +191,11 @@ def request_path(raw: bytes):
     CheckRequestSchema), api._judge (io.consistent, check(..., validate=False),
     the verdict dumped by api._verdict, VerdictSchema as the service dumps it)
     and io.reply (json.dumps into a Response)."""
+    from schemas.requests import load_check_request
+
     api, web_io = _service()
     data = json.loads(raw, parse_constant=web_io._no_constant)
-    return web_io.reply(api._judge(api._check_request.load(data)))
+    return web_io.reply(api._judge(load_check_request(data)))
 
 
 def operations() -> list[dict]:
@@ -240,6 +242,7 @@ def breakdown(name: str, series_time: float) -> dict[str, dict[str, Stats]]:
     from checker.legality import check
     from checker.notation import parse_hpn
     from checker.position import _problems
+    from schemas.requests import load_check_request
     from schemas.responses import PositionOutSchema
 
     api, web_io = _service()
@@ -249,13 +252,13 @@ def breakdown(name: str, series_time: float) -> dict[str, dict[str, Stats]]:
         position = hpn if form == "hpn" else PositionOutSchema().dump(parse_hpn(hpn))
         raw = json.dumps({"position": position, "turn": legal_htn}).encode()
         data = json.loads(raw)
-        loaded = api._check_request.load(data)
+        loaded = load_check_request(data)
         pos, turn = loaded["position"], loaded["turn"]
         verdict = check(pos, turn, None, validate=False)
         dumped = api._verdict(verdict)
         ops.update({
             (form, "json.loads"): lambda raw=raw: json.loads(raw, parse_constant=web_io._no_constant),
-            (form, "CheckRequestSchema load"): lambda data=data: api._check_request.load(data),
+            (form, "CheckRequestSchema load"): lambda data=data: load_check_request(data),
             # io.consistent calls position.problems(), cached on the Position: time the work itself
             (form, "consistency (D-3)"): lambda pos=pos: _problems(pos),
             (form, "check"): lambda pos=pos, turn=turn: check(pos, turn, None, validate=False),

@@ -14,17 +14,16 @@ from checker.render import render_svg
 from checker.replay import replay
 from marshmallow import ValidationError
 from schemas.compiled import dumper
-from schemas.requests import (BatchRequestSchema, CheckRequestSchema, LegalTurnsRequestSchema,
-                              RenderRequestSchema, ReplayRequestSchema, ValidateRequestSchema)
+from schemas.requests import (BatchRequestSchema, LegalTurnsRequestSchema, RenderRequestSchema, ReplayRequestSchema,
+                              ValidateRequestSchema, load_check_request)
 from schemas.responses import (BatchSchema, LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidateSchema,
                                VerdictSchema)
 
 from .errors import APIError, api_problem, schema_problem
-from .io import consistent, load, reply
+from .io import body, consistent, load, reply
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
 
-_check_request = CheckRequestSchema()
 _legal_request = LegalTurnsRequestSchema()
 _validate_request = ValidateRequestSchema()
 # Answers are dumped by the response schemas compiled once (schemas.compiled):
@@ -49,7 +48,7 @@ def _judge(data: dict, path: str = "") -> dict:
 
 @bp.post("/check")
 def check_turn():
-    return reply(_judge(load(_check_request)))
+    return reply(_judge(load_check_request(body())))
 
 
 @bp.post("/check/batch")
@@ -60,7 +59,7 @@ def check_batch():
         try:
             if not isinstance(item, dict):
                 raise ValidationError({"_schema": [f"An item must be a JSON object, not {type(item).__name__}."]})
-            results.append(_judge(_check_request.load(item), prefix))
+            results.append(_judge(load_check_request(item), prefix))
         except ValidationError as exc:
             results.append(schema_problem(exc, prefix.rstrip(".")))
         except APIError as exc:
