@@ -221,12 +221,6 @@ class RuleSchema(Schema):
     decision = fields.String(allow_none=True, required=True)
 
 
-class RulesSchema(Schema):
-    rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
-    rules = fields.List(fields.Nested(RuleSchema), required=True)
-    decisions = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
-
-
 class StartSchema(PositionWithHpnSchema):
     """Dumps the start position as ``{position, hpn}``."""
 
