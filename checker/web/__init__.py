@@ -10,16 +10,23 @@ them and answers back (request → schema → checker → schema → response).
 
 from __future__ import annotations
 
-from flask import Flask, request
+from typing import TYPE_CHECKING
 
 from checker import RULES_VERSION
 
-from . import api, config, errors, meta, playground
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def create_app(settings: dict | None = None) -> Flask:
     """Build the app.  ``settings`` override the environment's (see
     :func:`checker.web.config.from_env`)."""
+    # Imported here, as in Flask's tutorial: importing the Flask-free modules of
+    # this package (the request pipeline the command line uses) loads no Flask.
+    from flask import Flask
+
+    from . import api, config, errors, meta, playground
+
     app = Flask(__name__, static_folder=None)  # assets are served by their blueprints
     app.config.update(config.from_env())
     app.config.update(settings or {})
@@ -35,6 +42,8 @@ def create_app(settings: dict | None = None) -> Flask:
 def _cors(app: Flask) -> None:
     """Browser access from the allowed origins (``HEXODIC_CORS_ORIGINS``), no
     credentials."""
+    from flask import request
+
     allowed = app.config["CORS_ORIGINS"]
 
     @app.after_request

@@ -11,7 +11,7 @@ from checker import RULES_VERSION
 from checker.vectors import SHIPPED
 
 from . import openapi
-from .io import reply
+from .endpoints import reply
 
 bp = Blueprint("meta", __name__)
 
