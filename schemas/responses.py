@@ -159,7 +159,9 @@ class StatusSchema(Schema):
     legal_turns = fields.Integer(required=True)
 
 
-class ValidateSchema(Schema):
+class ValidationSchema(Schema):
+    """Dumps a :class:`checker.legality.Validation`."""
+
     rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
     consistent = fields.Boolean(required=True)
     hpn = fields.String(allow_none=True, required=True, metadata={

@@ -1,64 +1,56 @@
 """The ``/v1`` blueprint: checking turns, listing legal turns, validating
-positions, the rule catalogue and the start position.
+positions, pictures, the rule catalogue and the start position.
 
-Each view hands its body to the request pipeline (:mod:`checker.web.pipeline`)
-and writes the answer back."""
+Each endpoint is one declaration (route, summary, description; the request
+and answer schemas are its operation's, :mod:`checker.web.pipeline`)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response
+from flask import Response
 
 from checker import RULES_VERSION
 from checker.render import render_svg
-from schemas.requests import RenderRequestSchema
+from schemas.requests import MAX_BATCH, MAX_REPLAY, RenderRequestSchema
 
 from . import pipeline
-from .endpoints import body, reply
-from .pipeline import consistent, load
+from .endpoints import Blueprint, Content
+from .pipeline import consistent
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
 
-_render_request = RenderRequestSchema()
+bp.serve("POST", "/check", pipeline.check_request, "Check one turn",
+         "Judge a turn played from a position: legal or illegal, every rule that concerns the turn in turn order, "
+         "and for a legal turn the outcome (position, events, capture weighing, end of game).")
+
+bp.serve("POST", "/check/batch", pipeline.batch_request, "Check many turns",
+         f"Each item is judged independently, in order, like POST /v1/check: the answer holds a Verdict, or a "
+         f"Problem for a malformed item, per item. At most {MAX_BATCH} items.")
+
+bp.serve("POST", "/replay", pipeline.replay_request, "Replay a game",
+         "Each turn checked and applied in order from `start` (default: the start position), the history kept, "
+         "so repetition and threefold are judged; stops at the first illegal turn with its full verdict and "
+         f"reports the game's end if it ends. At most {MAX_REPLAY} turns.")
 
 
-@bp.post("/check")
-def check_turn():
-    return reply(pipeline.check_request(body()))
-
-
-@bp.post("/check/batch")
-def check_batch():
-    return reply(pipeline.batch_request(body()))
-
-
-@bp.post("/replay")
-def replay_game():
-    return reply(pipeline.replay_request(body()))
-
-
-@bp.post("/render")
-def render_board():
-    data = load(_render_request, body())
+@bp.declare("POST", "/render", "Draw the board",
+            "An SVG picture of the position: the 37 cells shaded by tier, stones, locks, cell names and "
+            "highlighted cells; with `turn`, the verdict drawn on it.",
+            request=RenderRequestSchema, answer=Content("image/svg+xml", {"type": "string"}, "The board as SVG."))
+def render_board(data: dict):
     position = consistent(data["position"], "position")
     svg = render_svg(position, data["highlight"], data["turn"], data["history"])
     return Response(svg, mimetype="image/svg+xml", headers={"Hexodic-Rules-Version": RULES_VERSION})
 
 
-@bp.post("/legal-turns")
-def list_legal_turns():
-    return reply(pipeline.legal_turns_request(body()))
+bp.serve("POST", "/legal-turns", pipeline.legal_turns_request, "List the legal turns",
+         "Every legal turn of the position, in the documented order (Projects in board order; no Shape first when "
+         "it may be left out, then Shapes by cell, raise before lower; no Echo first, then Echo-Captures, then "
+         "Echo-Locks), or only those beginning with the given Project (and Shape).")
 
+bp.serve("POST", "/validate", pipeline.validate_request, "Validate a position",
+         "Every position.* consistency condition (D-3), and for a consistent position its status.")
 
-@bp.post("/validate")
-def validate_position():
-    return reply(pipeline.validate_request(body()))
+bp.serve("GET", "/rules", pipeline.rule_catalogue, "The rule catalogue",
+         ok="Every rule id with its step, title, text, more link and source.")
 
-
-@bp.get("/rules")
-def rule_catalogue():
-    return reply(pipeline.rule_catalogue())
-
-
-@bp.get("/start")
-def start_position():
-    return reply(pipeline.start_position())
+bp.serve("GET", "/start", pipeline.start_position, "The start position", ok="The start position.")

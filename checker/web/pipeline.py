@@ -33,7 +33,7 @@ from checker.replay import replay
 from schemas.compiled import dumper
 from schemas.requests import (BatchRequestSchema, CheckRequestSchema, LegalTurnsRequestSchema, ReplayRequestSchema,
                               ValidateRequestSchema, load_check_request)
-from schemas.responses import (BatchSchema, LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidateSchema,
+from schemas.responses import (BatchSchema, LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidationSchema,
                                VerdictSchema)
 
 from .problems import InconsistentPosition, Path, RequestError, SchemaError
@@ -200,7 +200,7 @@ def _validate(data: dict, at: Path = ()):
     return validate(data["position"])
 
 
-validate_request = Operation(_validate, ValidateSchema, ValidateRequestSchema)
+validate_request = Operation(_validate, ValidationSchema, ValidateRequestSchema)
 """``POST /v1/validate``: the position's consistency (D-3) and state."""
 
 rule_catalogue = Operation(RULES.values, RuleSchema, many=True)
