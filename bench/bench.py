@@ -6,9 +6,9 @@ its progress to stderr, and finishes in about a minute.
 1. In-process, over the positions of POSITIONS: ``check`` of a legal and of an
    illegal turn (check(..., validate=False), the call the service makes); the
    whole request path of ``POST /v1/check`` without the network, built from
-   the service's own pieces (JSON text -> json.loads -> CheckRequestSchema
-   load -> consistency -> check -> VerdictSchema dump -> json.dumps; see
-   request_path), with the position as HPN and as a JSON object (the turn as
+   the service's own public pieces (JSON text -> parse_json ->
+   load_check_request -> consistency -> check -> VerdictSchema dump -> orjson;
+   see request_path), with the position as HPN and as a JSON object (the turn as
    HTN in both); and the enumeration of every legal turn.  Median and p99 of
    many timed calls (time.perf_counter_ns, one call per sample, after a
    warm-up; each operation in blocks of back-to-back calls, the blocks of a
@@ -50,6 +50,14 @@ import tempfile
 import time
 from array import array
 from pathlib import Path
+
+from checker.generate import legal_turns
+from checker.legality import check
+from checker.notation import parse_hpn, parse_htn
+from checker.web.endpoints import reply
+from checker.web.pipeline import check_request, consistent, parse_json
+from schemas.requests import load_check_request
+from schemas.responses import PositionOutSchema
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"          # only loopback is ever contacted
@@ -178,32 +186,20 @@ def time_blocks(ops: dict, series_time: float) -> dict[str, Stats]:
 
 # ------------------------------------------------------------ in-process --
 
-def _service():
-    """The pieces POST /v1/check is made of, taken from the service itself
-    (checker/web/api.py and io.py), so the benchmark follows the service."""
-    from checker.web import api, io as web_io
-    return api, web_io
-
-
 def request_path(raw: bytes):
-    """What POST /v1/check does between the WSGI body and the WSGI response:
-    io.body's json.loads, io.load's schema load (api._check_request, a
-    CheckRequestSchema), api._judge (io.consistent, check(..., validate=False),
-    the verdict dumped by api._verdict, VerdictSchema as the service dumps it)
-    and io.reply (json.dumps into a Response)."""
-    api, web_io = _service()
-    data = json.loads(raw, parse_constant=web_io._no_constant)
-    return web_io.reply(api._judge(api._check_request.load(data)))
+    """What POST /v1/check does between the WSGI body and the WSGI response,
+    made of the service's own public pieces (checker/web/pipeline.py and
+    endpoints.py), so the benchmark follows the service: parse_json (the
+    standard library's json.loads, no NaN or Infinity, an object), check_request
+    (load_check_request, consistent, check(..., validate=False), the verdict
+    dumped by the compiled VerdictSchema) and reply (orjson into a Response)."""
+    return reply(check_request(parse_json(raw)))
 
 
 def operations() -> list[dict]:
     """For each position of POSITIONS, its data and the timed operations as
-    zero-argument callables (shared with bench/profile_loop.py)."""
-    from checker.generate import legal_turns
-    from checker.legality import check
-    from checker.notation import parse_hpn, parse_htn
-    from schemas.responses import PositionOutSchema
-
+    zero-argument callables (shared with bench/profile_loop.py and
+    tests/test_bench.py)."""
     position_object = PositionOutSchema()
     out = []
     for name, hpn, legal_htn, illegal_htn in POSITIONS:
@@ -233,37 +229,36 @@ def operations() -> list[dict]:
     return out
 
 
-def breakdown(name: str, series_time: float) -> dict[str, dict[str, Stats]]:
-    """The request path of ``name``'s legal turn cut into its stages, each
-    timed alone on the previous stage's output, for the position as HPN and
-    as a JSON object."""
-    from checker.legality import check
-    from checker.notation import parse_hpn
-    from checker.position import _problems
-    from schemas.responses import PositionOutSchema
-
-    api, web_io = _service()
+def stages(name: str) -> dict[tuple[str, str], object]:
+    """The request path of ``name``'s legal turn cut into its stages, for the
+    position as HPN and as a JSON object: ``(form, stage)`` -> a zero-argument
+    callable running that stage on the previous stage's output."""
     _, hpn, legal_htn, _ = next(p for p in POSITIONS if p[0] == name)
     ops = {}
     for form in ("hpn", "json"):
         position = hpn if form == "hpn" else PositionOutSchema().dump(parse_hpn(hpn))
         raw = json.dumps({"position": position, "turn": legal_htn}).encode()
-        data = json.loads(raw)
-        loaded = api._check_request.load(data)
+        data = parse_json(raw)
+        loaded = load_check_request(data)
         pos, turn = loaded["position"], loaded["turn"]
         verdict = check(pos, turn, None, validate=False)
-        dumped = api._verdict(verdict)
+        dumped = check_request.dump(verdict)
         ops.update({
-            (form, "json.loads"): lambda raw=raw: json.loads(raw, parse_constant=web_io._no_constant),
-            (form, "CheckRequestSchema load"): lambda data=data: api._check_request.load(data),
-            # io.consistent calls position.problems(), cached on the Position: time the work itself
-            (form, "consistency (D-3)"): lambda pos=pos: _problems(pos),
+            (form, "parse_json"): lambda raw=raw: parse_json(raw),
+            (form, "load_check_request"): lambda data=data: load_check_request(data),
+            # a Position keeps its problems() once found: each call judges a fresh copy
+            (form, "consistent (D-3), on a copy"): lambda pos=pos: consistent(pos.replace(), "position"),
             (form, "check"): lambda pos=pos, turn=turn: check(pos, turn, None, validate=False),
-            (form, "VerdictSchema dump"): lambda v=verdict: api._verdict(v),
-            (form, "io.reply (json.dumps)"): lambda d=dumped: web_io.reply(d),
+            (form, "VerdictSchema dump (compiled)"): lambda v=verdict: check_request.dump(v),
+            (form, "reply (orjson)"): lambda d=dumped: reply(d),
         })
+    return ops
+
+
+def breakdown(name: str, series_time: float) -> dict[str, dict[str, Stats]]:
+    """The stages of :func:`stages`, each timed alone."""
     log(f"in-process: request path stages ({name})")
-    stats = time_blocks(ops, series_time)
+    stats = time_blocks(stages(name), series_time)
     out: dict[str, dict[str, Stats]] = {"hpn": {}, "json": {}}
     for (form, stage), st in stats.items():
         out[form][stage] = st

@@ -11,8 +11,9 @@
 POSITION is HPN text, a path to a file holding HPN or a JSON position, or
 ``-`` for stdin.  TURN is HTN text, inline JSON (``'{"project": ...}'``) or
 a path to a file holding JSON (or HTN).  Input is read with the same
-marshmallow schemas as the HTTP service, so the command accepts exactly what
-``POST /v1/...`` accepts, and ``--json`` prints exactly the HTTP body.
+request pipeline as the HTTP service (:mod:`checker.web.pipeline`), so the
+command accepts exactly what ``POST /v1/...`` accepts, and ``--json`` prints
+exactly the HTTP body.
 
 Exit status: 0 legal (every turn legal for ``replay``; consistent for
 ``validate``; ``legal`` and ``render`` always 0), 1 illegal (inconsistent
@@ -27,17 +28,18 @@ import io
 import json
 import os
 import sys
-from typing import Callable, Iterable, Sequence
-
-from marshmallow import Schema, ValidationError
+from contextlib import contextmanager
+from typing import Callable, Iterable, Iterator, Sequence
 
 from checker import RULES_VERSION, board
-from checker.generate import legal_turns
 from checker.legality import FAILED, NOT_APPLICABLE, PASSED, Check, Verdict, check, validate
 from checker.notation import NotationError, position_to_hpn
 from checker.play import game_status
 from checker.position import Position
-from checker.replay import replay
+from checker.web.pipeline import (check_request, consistent, legal_turns_request, load, loads, replay_request,
+                                  validate_request)
+from checker.web.problems import InconsistentPosition, RequestError, SchemaError, error_paths
+from schemas.requests import RenderRequestSchema
 
 PROG = "hexodic-check"
 MARKS = {PASSED: "✓", FAILED: "✗", NOT_APPLICABLE: "–"}
@@ -98,14 +100,10 @@ def _decode(raw: bytes, label: str, where: str) -> str:
         raise BadInput(f"{label}: {where} is not UTF-8 text (byte {exc.start + 1} is not valid)") from None
 
 
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def _json(text: str, label: str):
     """JSON as the HTTP service reads it (no NaN or Infinity)."""
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return loads(text)
     except json.JSONDecodeError as exc:
         raise BadInput(f"{label}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
     except RecursionError:
@@ -199,38 +197,14 @@ def _json_type(value) -> str:
             int: "a number", float: "a number"}.get(type(value), type(value).__name__)
 
 
-# ------------------------------------------------------- schema errors ------
-
-def _flatten(messages, path: tuple[str, ...] = ()) -> Iterable[tuple[tuple[str, ...], str]]:
-    """marshmallow's nested messages as (path, message) pairs."""
-    if isinstance(messages, dict):
-        for key, value in messages.items():
-            if key == "_schema" or (key == "value" and path and isinstance(value, (dict, list))):
-                yield from _flatten(value, path)
-            else:
-                yield from _flatten(value, path + (str(key),))
-    elif isinstance(messages, list):
-        for item in messages:
-            yield from _flatten(item, path)
-    else:
-        yield path, str(messages)
-
+# ------------------------------------------------------- request errors ------
 
 Labeller = Callable[[tuple[str, ...]], str]
 
 
-def _load(schema: Schema, body: dict, label: Labeller):
-    """``schema.load(body)``; a schema error is bad input, every message on one line."""
-    try:
-        return schema.load(body)
-    except ValidationError as exc:
-        parts = [f"{label(path)}: {msg.rstrip('.')}" for path, msg in _flatten(exc.messages)]
-        raise BadInput("; ".join(parts) or "the input does not match the schema") from None
-
-
 def _labeller(roots: dict[str, str], lines: dict[str, list[int] | None] | None = None) -> Labeller:
-    """Names a schema error's path: the root key by the argument it came from;
-    a list item of a text file by its line number."""
+    """Names a path in the request body: the root key by the argument it came
+    from; a list item of a text file by its line number."""
     lines = lines or {}
 
     def label(path: tuple[str, ...]) -> str:
@@ -248,16 +222,28 @@ def _labeller(roots: dict[str, str], lines: dict[str, list[int] | None] | None =
     return label
 
 
-def _consistent(position: Position, label: str) -> Position:
-    """``position`` when it is consistent (D-3); otherwise bad input naming
-    every broken ``position.*`` condition."""
-    problems = position.problems()
-    if problems:
-        details = " ".join(f"[{p.rule}] {p.message}" for p in problems)
-        n = len(problems)
-        raise BadInput(f"{label} is not a consistent position ({n} broken condition{'s' if n != 1 else ''}): "
-                       f"{details}")
-    return position
+def _wording(exc: RequestError, label: Labeller) -> str:
+    """A request error as one line in the command's terms: a schema error under
+    the arguments' names, every message; an inconsistent position with every
+    broken condition."""
+    if isinstance(exc, SchemaError):
+        parts = [f"{label(path)}: {msg.rstrip('.')}" for path, msg in error_paths(exc.messages, exc.at)]
+        return "; ".join(parts) or "the input does not match the schema"
+    if isinstance(exc, InconsistentPosition):
+        details = " ".join(f"[{p.rule}] {p.message}" for p in exc.problems)
+        n = len(exc.problems)
+        return (f"{label(exc.at)} is not a consistent position ({n} broken condition{'s' if n != 1 else ''}): "
+                f"{details}")
+    return exc.detail
+
+
+@contextmanager
+def _worded(label: Labeller) -> Iterator[None]:
+    """The request pipeline's errors inside the block as bad input, worded by :func:`_wording`."""
+    try:
+        yield
+    except RequestError as exc:
+        raise BadInput(_wording(exc, label)) from None
 
 
 # -------------------------------------------------------------- output ------
@@ -313,9 +299,6 @@ def _verdict_lines(verdict: Verdict) -> list[str]:
 # ------------------------------------------------------------ commands ------
 
 def _cmd_check(args, reader: _Reader) -> int:
-    from schemas.requests import CheckRequestSchema
-    from schemas.responses import VerdictSchema
-
     pos_value, pos_label = _position_arg(args.position, reader)
     turn_value, turn_label = _turn_arg(args.turn, reader)
     body = {"position": pos_value, "turn": turn_value}
@@ -323,11 +306,10 @@ def _cmd_check(args, reader: _Reader) -> int:
     lines = {}
     if args.history is not None:
         body["history"], roots["history"], lines["history"] = _history_arg(args.history, reader)
-    data = _load(CheckRequestSchema(), body, _labeller(roots, lines))
-    position = _consistent(data["position"], pos_label)
-    verdict = check(position, data["turn"], data["history"], validate=False)
+    with _worded(_labeller(roots, lines)):
+        verdict = check_request.run(check_request.load(body))
     if args.json:
-        _print_json(VerdictSchema().dump(verdict))
+        _print_json(check_request.dump(verdict))
     else:
         _print(_verdict_lines(verdict))
     return EXIT_OK if verdict.legal else EXIT_ILLEGAL
@@ -340,23 +322,18 @@ def _filter_value(text: str | None, label: str):
 
 
 def _cmd_legal(args, reader: _Reader) -> int:
-    from schemas.requests import LegalTurnsRequestSchema
-    from schemas.responses import LegalTurnsSchema
-
     pos_value, pos_label = _position_arg(args.position, reader)
     body = {"position": pos_value}
     if args.project is not None:
         body["project"] = _filter_value(args.project, "--project")
     if args.shape is not None:
         body["shape"] = _filter_value(args.shape, "--shape")
-    data = _load(LegalTurnsRequestSchema(), body,
-                 _labeller({"position": pos_label, "project": "--project", "shape": "--shape"}))
-    position = _consistent(data["position"], pos_label)
-    turns = legal_turns(position, data["project"], data["shape"])
+    with _worded(_labeller({"position": pos_label, "project": "--project", "shape": "--shape"})):
+        position, turns = legal_turns_request.run(legal_turns_request.load(body))
+    dumped = legal_turns_request.dump((position, turns))
     if args.json:
-        _print_json(LegalTurnsSchema().dump((position, turns)))
+        _print_json(dumped)
         return EXIT_OK
-    dumped = LegalTurnsSchema().dump((position, turns))
     head = f"{len(turns)} legal turn{'' if len(turns) == 1 else 's'}"
     if not turns:
         game = game_status(position, history_given=False)
@@ -384,15 +361,12 @@ def _replay_input(path: str, reader: _Reader) -> tuple[dict, Labeller]:
 
 
 def _cmd_replay(args, reader: _Reader) -> int:
-    from schemas.requests import ReplayRequestSchema
-    from schemas.responses import ReplaySchema
-
     body, label = _replay_input(args.file, reader)
-    data = _load(ReplayRequestSchema(), body, label)
-    start = None if data["start"] is None else _consistent(data["start"], label(("start",)))
-    result = replay(data["turns"], start, data["history"])
+    with _worded(label):
+        data = replay_request.load(body)
+        result = replay_request.run(data)
     if args.json:
-        _print_json(ReplaySchema().dump(result))
+        _print_json(replay_request.dump(result))
         return EXIT_OK if result.legal else EXIT_ILLEGAL
     lines = [f"{i}. {v.mover} {v.turn} {MARKS[PASSED] if v.legal else MARKS[FAILED]}"
              for i, v in enumerate(result.verdicts, 1)]
@@ -414,14 +388,11 @@ def _cmd_replay(args, reader: _Reader) -> int:
 
 
 def _cmd_validate(args, reader: _Reader) -> int:
-    from schemas.requests import ValidateRequestSchema
-    from schemas.responses import ValidateSchema
-
     pos_value, pos_label = _position_arg(args.position, reader)
-    data = _load(ValidateRequestSchema(), {"position": pos_value}, _labeller({"position": pos_label}))
-    v = validate(data["position"])
+    with _worded(_labeller({"position": pos_label})):
+        v = validate_request.run(validate_request.load({"position": pos_value}))
     if args.json:
-        _print_json(ValidateSchema().dump(v))
+        _print_json(validate_request.dump(v))
         return EXIT_OK if v.consistent else EXIT_ILLEGAL
     broken = sorted({c.rule for c in v.checks if c.status == FAILED}, key=[c.rule for c in v.checks].index)
     if v.consistent:
@@ -457,20 +428,16 @@ def _highlight(text: str | None) -> list[int]:
 
 
 def _cmd_render(args, reader: _Reader) -> int:
-    from schemas.requests import CheckRequestSchema
-
     from checker.render import render_svg
 
     pos_value, pos_label = _position_arg(args.position, reader)
     body = {"position": pos_value}
     roots = {"position": pos_label}
-    fields = {"position": CheckRequestSchema().fields["position"]}
     if args.turn is not None:
         body["turn"], roots["turn"] = _turn_arg(args.turn, reader)
-        fields["turn"] = CheckRequestSchema().fields["turn"]
-    render_schema = Schema.from_dict(fields, name="RenderArgs")
-    data = _load(render_schema(), body, _labeller(roots))
-    position = _consistent(data["position"], pos_label)
+    with _worded(_labeller(roots)):
+        data = load(RenderRequestSchema(), body)   # the body of POST /v1/render; --highlight is read below
+        position = consistent(data["position"], "position")
     svg = render_svg(position, highlight=_highlight(args.highlight), turn=data.get("turn"))
     if isinstance(svg, bytes):
         svg = svg.decode("utf-8")

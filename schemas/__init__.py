@@ -5,4 +5,5 @@
 - :mod:`schemas.turn`      the JSON turn of RULES §11
 - :mod:`schemas.requests`  request bodies of API.md
 - :mod:`schemas.responses` response bodies of API.md
+- :mod:`schemas.compiled`  response schemas compiled into plain dump functions
 """

@@ -6,7 +6,7 @@ costs more than the rules themselves on a verdict (hundreds of fields).
 function that produces the same dict as ``Schema().dump(obj)`` for the
 values the checker produces, without marshmallow's per-field machinery.  The
 declarative schema stays the single source of the output's shape (and of
-``openapi.yaml``); ``tests/test_schemas_compiled.py`` checks the two agree.
+``openapi.yaml``); ``tests/schemas/test_compiled.py`` checks the two agree.
 
 Supported, because our response schemas use exactly these: plain value
 fields (String, Integer, Boolean, Raw, Dict without nested values), Constant,

@@ -120,7 +120,7 @@ def fast_position(value) -> Position | None:
     per-field machinery; ``None`` whenever anything is unusual (unknown keys,
     other types, upper-case or repeated names, …), and then the declarative
     :class:`PositionObjectSchema` judges and words the errors.  Accepts only
-    what the schema accepts, with the same result (tests/test_schemas_fast.py)."""
+    what the schema accepts, with the same result (tests/schemas/test_position.py)."""
     if type(value) is not dict or not value.keys() <= _POSITION_KEYS:
         return None
     to_move, half_moves, players = value.get("to_move"), value.get("half_moves"), value.get("players")

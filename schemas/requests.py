@@ -43,10 +43,11 @@ def _quick_position(value):
     return fast_position(value)
 
 
-def _quick_check_request(data) -> dict | None:
+def quick_check_request(data) -> dict | None:
     """The common, well-formed check request without marshmallow's machinery
     (HPN or plain JSON positions, an HTN turn); None for anything else, which
-    the schema then loads and words the errors of.  Same result as the schema."""
+    :class:`CheckRequestSchema` then loads and words the errors of.  Same result
+    as the schema (tests/schemas/test_position.py)."""
     if type(data) is not dict or not data.keys() <= {"position", "turn", "history"}:
         return None
     turn = data.get("turn", _MISSING)
@@ -76,12 +77,15 @@ class CheckRequestSchema(Schema):
     turn = TurnField(required=True, metadata=_TURN_DOC)
     history = _history()
 
-    def load(self, data, *args, **kwargs):
-        if not args and not kwargs:
-            quick = _quick_check_request(data)
-            if quick is not None:
-                return quick
-        return super().load(data, *args, **kwargs)
+
+_CHECK_REQUEST = CheckRequestSchema()
+
+
+def load_check_request(data) -> dict:
+    """A check request loaded: by :func:`quick_check_request` when it can, else
+    by :class:`CheckRequestSchema` (which raises ``ValidationError``)."""
+    quick = quick_check_request(data)
+    return quick if quick is not None else _CHECK_REQUEST.load(data)
 
 
 class LegalTurnsRequestSchema(Schema):

@@ -159,7 +159,9 @@ class StatusSchema(Schema):
     legal_turns = fields.Integer(required=True)
 
 
-class ValidateSchema(Schema):
+class ValidationSchema(Schema):
+    """Dumps a :class:`checker.legality.Validation`."""
+
     rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
     consistent = fields.Boolean(required=True)
     hpn = fields.String(allow_none=True, required=True, metadata={
@@ -219,12 +221,6 @@ class RuleSchema(Schema):
     more = fields.String(required=True)
     source = fields.String(required=True, metadata={"enum": ["rule", "decided"]})
     decision = fields.String(allow_none=True, required=True)
-
-
-class RulesSchema(Schema):
-    rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
-    rules = fields.List(fields.Nested(RuleSchema), required=True)
-    decisions = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
 
 
 class StartSchema(PositionWithHpnSchema):

@@ -1,7 +1,14 @@
 """The HTTP service: Flask application factory, blueprints, CORS, errors.
 
 The rules live in :mod:`checker`; this subpackage only carries requests to
-them and answers back (request → schema → checker → schema → response).
+them and answers back (request → schema → checker → schema → response):
+
+- :mod:`~checker.web.pipeline`  each endpoint's work without Flask (also used by the CLI and bench/)
+- :mod:`~checker.web.problems`  why a request cannot be answered, as values
+- :mod:`~checker.web.endpoints` the endpoint declarations; the body in, the answer out
+- :mod:`~checker.web.api`, :mod:`~checker.web.meta`, :mod:`~checker.web.playground`  the blueprints
+- :mod:`~checker.web.errors`    every error as problem+json
+- :mod:`~checker.web.openapi`   the OpenAPI document, built from the declarations
 
 >>> app = create_app({"TESTING": True})
 >>> app.test_client().get("/healthz").get_json()["status"]
@@ -10,31 +17,47 @@ them and answers back (request → schema → checker → schema → response).
 
 from __future__ import annotations
 
-from flask import Flask, request
+from typing import TYPE_CHECKING
 
 from checker import RULES_VERSION
 
-from . import api, config, errors, meta, playground
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def create_app(settings: dict | None = None) -> Flask:
     """Build the app.  ``settings`` override the environment's (see
     :func:`checker.web.config.from_env`)."""
+    # Imported here, as in Flask's tutorial: importing the Flask-free modules of
+    # this package (the request pipeline the command line uses) loads no Flask.
+    from flask import Flask
+
+    from . import config, errors
+
     app = Flask(__name__, static_folder=None)  # assets are served by their blueprints
     app.config.update(config.from_env())
     app.config.update(settings or {})
     app.json.sort_keys = False
-    app.register_blueprint(api.bp)
-    app.register_blueprint(meta.bp)
-    app.register_blueprint(playground.bp)
+    for bp in blueprints():
+        app.register_blueprint(bp)
     errors.register(app)
     _cors(app)
     return app
 
 
+def blueprints() -> list:
+    """The service's blueprints, in the order the app registers them and the
+    OpenAPI document lists their endpoints."""
+    from . import api, meta, playground
+
+    return [api.bp, meta.bp, playground.bp]
+
+
 def _cors(app: Flask) -> None:
     """Browser access from the allowed origins (``HEXODIC_CORS_ORIGINS``), no
     credentials."""
+    from flask import request
+
     allowed = app.config["CORS_ORIGINS"]
 
     @app.after_request

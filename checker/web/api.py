@@ -1,105 +1,56 @@
 """The ``/v1`` blueprint: checking turns, listing legal turns, validating
-positions, the rule catalogue and the start position."""
+positions, pictures, the rule catalogue and the start position.
+
+Each endpoint is one declaration (route, summary, description; the request
+and answer schemas are its operation's, :mod:`checker.web.pipeline`)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response
+from flask import Response
 
 from checker import RULES_VERSION
-from checker.catalogue import RULES
-from checker.generate import legal_turns
-from checker.legality import check, validate
-from checker.position import Position
 from checker.render import render_svg
-from checker.replay import replay
-from marshmallow import ValidationError
-from schemas.compiled import dumper
-from schemas.requests import (BatchRequestSchema, CheckRequestSchema, LegalTurnsRequestSchema,
-                              RenderRequestSchema, ReplayRequestSchema, ValidateRequestSchema)
-from schemas.responses import (BatchSchema, LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidateSchema,
-                               VerdictSchema)
+from schemas.requests import MAX_BATCH, MAX_REPLAY, RenderRequestSchema
 
-from .errors import APIError, api_problem, schema_problem
-from .io import consistent, load, reply
+from . import pipeline
+from .endpoints import Blueprint, Content
+from .pipeline import consistent
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
 
-_check_request = CheckRequestSchema()
-_legal_request = LegalTurnsRequestSchema()
-_validate_request = ValidateRequestSchema()
-# Answers are dumped by the response schemas compiled once (schemas.compiled):
-# the same dicts as Schema().dump, without marshmallow's per-field cost.
-_verdict = dumper(VerdictSchema)
-_legal = dumper(LegalTurnsSchema)
-_validate = dumper(ValidateSchema)
-_rule = dumper(RuleSchema)
-_start = dumper(StartSchema)
-_batch_request = BatchRequestSchema()
-_replay_request = ReplayRequestSchema()
-_replay = dumper(ReplaySchema)
-_batch = dumper(BatchSchema)
-_render_request = RenderRequestSchema()
+bp.serve("POST", "/check", pipeline.check_request, "Check one turn",
+         "Judge a turn played from a position: legal or illegal, every rule that concerns the turn in turn order, "
+         "and for a legal turn the outcome (position, events, capture weighing, end of game).")
+
+bp.serve("POST", "/check/batch", pipeline.batch_request, "Check many turns",
+         f"Each item is judged independently, in order, like POST /v1/check: the answer holds a Verdict, or a "
+         f"Problem for a malformed item, per item. At most {MAX_BATCH} items.")
+
+bp.serve("POST", "/replay", pipeline.replay_request, "Replay a game",
+         "Each turn checked and applied in order from `start` (default: the start position), the history kept, "
+         "so repetition and threefold are judged; stops at the first illegal turn with its full verdict and "
+         f"reports the game's end if it ends. At most {MAX_REPLAY} turns.")
 
 
-def _judge(data: dict, path: str = "") -> dict:
-    """A loaded check request's verdict, dumped."""
-    position = consistent(data["position"], f"{path}position")
-    return _verdict(check(position, data["turn"], data["history"], validate=False))
-
-
-@bp.post("/check")
-def check_turn():
-    return reply(_judge(load(_check_request)))
-
-
-@bp.post("/check/batch")
-def check_batch():
-    results = []
-    for i, item in enumerate(load(_batch_request)["items"]):
-        prefix = f"items.{i}."
-        try:
-            if not isinstance(item, dict):
-                raise ValidationError({"_schema": [f"An item must be a JSON object, not {type(item).__name__}."]})
-            results.append(_judge(_check_request.load(item), prefix))
-        except ValidationError as exc:
-            results.append(schema_problem(exc, prefix.rstrip(".")))
-        except APIError as exc:
-            results.append(api_problem(exc))
-    return reply(_batch({"results": results}))
-
-
-@bp.post("/replay")
-def replay_game():
-    data = load(_replay_request)
-    start = None if data["start"] is None else consistent(data["start"], "start")
-    return reply(_replay(replay(data["turns"], start, data["history"])))
-
-
-@bp.post("/render")
-def render_board():
-    data = load(_render_request)
+@bp.declare("POST", "/render", "Draw the board",
+            "An SVG picture of the position: the 37 cells shaded by tier, stones, locks, cell names and "
+            "highlighted cells; with `turn`, the verdict drawn on it.",
+            request=RenderRequestSchema, answer=Content("image/svg+xml", {"type": "string"}, "The board as SVG."))
+def render_board(data: dict):
     position = consistent(data["position"], "position")
     svg = render_svg(position, data["highlight"], data["turn"], data["history"])
     return Response(svg, mimetype="image/svg+xml", headers={"Hexodic-Rules-Version": RULES_VERSION})
 
 
-@bp.post("/legal-turns")
-def list_legal_turns():
-    data = load(_legal_request)
-    position = consistent(data["position"], "position")
-    return reply(_legal((position, legal_turns(position, data["project"], data["shape"]))))
+bp.serve("POST", "/legal-turns", pipeline.legal_turns_request, "List the legal turns",
+         "Every legal turn of the position, in the documented order (Projects in board order; no Shape first when "
+         "it may be left out, then Shapes by cell, raise before lower; no Echo first, then Echo-Captures, then "
+         "Echo-Locks), or only those beginning with the given Project (and Shape).")
 
+bp.serve("POST", "/validate", pipeline.validate_request, "Validate a position",
+         "Every position.* consistency condition (D-3), and for a consistent position its status.")
 
-@bp.post("/validate")
-def validate_position():
-    return reply(_validate(validate(load(_validate_request)["position"])))
+bp.serve("GET", "/rules", pipeline.rule_catalogue, "The rule catalogue",
+         ok="Every rule id with its step, title, text, more link and source.")
 
-
-@bp.get("/rules")
-def rule_catalogue():
-    return reply([_rule(r) for r in RULES.values()])
-
-
-@bp.get("/start")
-def start_position():
-    return reply(_start(Position.start()))
+bp.serve("GET", "/start", pipeline.start_position, "The start position", ok="The start position.")

@@ -1,8 +1,9 @@
 """Every error as ``application/problem+json`` (RFC 9457), handled in one place.
 
-No input produces an HTML page or a stack trace: HTTP errors, schema errors,
-notation errors, inconsistent positions and anything unexpected all leave
-through :func:`problem`.
+No input produces an HTML page or a stack trace: HTTP errors, the request
+pipeline's :class:`~checker.web.problems.RequestError` (bad JSON, schema and
+notation errors, inconsistent positions) and anything unexpected all leave
+as a problem object.
 """
 
 from __future__ import annotations
@@ -11,68 +12,20 @@ import json
 import logging
 
 from flask import Flask, Response
-from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from .problems import RequestError, problem_body
+
 log = logging.getLogger(__name__)
-
-PROBLEM_TYPE = "urn:hexodic:checker:problem:"
-
-
-class APIError(Exception):
-    """An error answer: status, a stable type slug, a title, a detail and
-    optionally a list of ``{path?, rule?, message}`` items."""
-
-    def __init__(self, status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None):
-        super().__init__(detail)
-        self.status, self.slug, self.title, self.detail, self.errors = status, slug, title, detail, errors
-
-
-def problem_body(status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None) -> dict:
-    """An RFC 9457 problem object."""
-    body = {"type": PROBLEM_TYPE + slug, "title": title, "status": status, "detail": detail}
-    if errors is not None:
-        body["errors"] = errors
-    return body
-
-
-def schema_problem(exc: ValidationError, prefix: str = "") -> dict:
-    """The 422 problem object of a schema error; paths start with ``prefix``."""
-    errors = flatten(exc.messages, prefix)
-    return problem_body(422, "invalid-body", "The body does not match the schema",
-                        "; ".join(f"{e['path']}: {e['message'].rstrip('.')}" for e in errors) + ".", errors)
-
-
-def api_problem(exc: APIError) -> dict:
-    return problem_body(exc.status, exc.slug, exc.title, exc.detail, exc.errors)
 
 
 def problem(status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None,
             headers: dict | None = None) -> Response:
+    """A problem answer (an HTTP error's), with extra ``headers``."""
     resp = _json_problem(problem_body(status, slug, title, detail, errors))
     for k, v in (headers or {}).items():
         resp.headers[k] = v
     return resp
-
-
-def flatten(messages, path: str = "") -> list[dict]:
-    """marshmallow's nested error messages as ``[{path, message}]``, dotted paths."""
-    out: list[dict] = []
-    if isinstance(messages, dict):
-        for key, value in messages.items():
-            if key == "_schema":
-                sub = path
-            elif key == "value" and path and isinstance(value, (dict, list)):
-                sub = path  # a Dict field's value errors
-            else:
-                sub = f"{path}.{key}" if path else str(key)
-            out.extend(flatten(value, sub))
-    elif isinstance(messages, list):
-        for item in messages:
-            out.extend(flatten(item, path))
-    else:
-        out.append({"path": path or "(body)", "message": str(messages)})
-    return out
 
 
 def _json_problem(body: dict) -> Response:
@@ -85,13 +38,9 @@ _SLUGS = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: 
 
 
 def register(app: Flask) -> None:
-    @app.errorhandler(APIError)
-    def _api_error(exc: APIError):
-        return _json_problem(api_problem(exc))
-
-    @app.errorhandler(ValidationError)
-    def _schema_error(exc: ValidationError):
-        return _json_problem(schema_problem(exc))
+    @app.errorhandler(RequestError)
+    def _request_error(exc: RequestError):
+        return _json_problem(exc.problem())
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

@@ -1,17 +1,18 @@
-"""Health, the OpenAPI document and the offline interactive API page."""
+"""Health, the conformance vectors, the OpenAPI document and the offline interactive API page."""
 
 from __future__ import annotations
 
 from importlib import resources
 
-from flask import Blueprint, Response, send_from_directory
+from flask import Response, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
 from checker import RULES_VERSION
 from checker.vectors import SHIPPED
+from schemas.responses import HealthSchema
 
 from . import openapi
-from .io import reply
+from .endpoints import JSON, Blueprint, Content, reply
 
 bp = Blueprint("meta", __name__)
 
@@ -34,17 +35,10 @@ window.ui = SwaggerUIBundle({url: "/openapi.yaml", dom_id: "#swagger-ui", deepLi
 """
 
 
-@bp.get("/healthz")
-def healthz():
-    return reply({"status": "ok", "rules_version": RULES_VERSION})
-
-
-@bp.get("/openapi.yaml")
-def openapi_yaml():
-    return Response(openapi.as_yaml(), mimetype="application/yaml")
-
-
-@bp.get("/v1/vectors")
+@bp.declare("GET", "/v1/vectors", "Conformance vectors", answer=Content(
+    "application/x-ndjson", {"type": "string"},
+    "The conformance vectors as JSON Lines: a header line {format, version, rules_version, count}, then one "
+    "vector per line {id, description, position, history, turn, legal, violations, after, game}."))
 def vectors():
     """The conformance vectors, as shipped (JSON Lines, header first)."""
     body = resources.files("checker.data").joinpath(SHIPPED).read_bytes()
@@ -52,7 +46,18 @@ def vectors():
                     headers={"Content-Disposition": 'inline; filename="hexodic-vectors.jsonl"'})
 
 
-@bp.get("/docs")
+@bp.declare("GET", "/healthz", "Health", answer=Content(JSON, HealthSchema, "The service is up."))
+def healthz():
+    return reply({"status": "ok", "rules_version": RULES_VERSION})
+
+
+@bp.declare("GET", "/openapi.yaml", "This document",
+            answer=Content("application/yaml", {"type": "object"}, "The OpenAPI 3 document."))
+def openapi_yaml():
+    return Response(openapi.as_yaml(), mimetype="application/yaml")
+
+
+@bp.declare("GET", "/docs", "Interactive API page", answer=Content("text/html", {"type": "string"}, "An HTML page."))
 def docs():
     return Response(_DOCS_PAGE, mimetype="text/html")
 

@@ -1,4 +1,5 @@
-"""The OpenAPI 3 document, generated from the marshmallow schemas.
+"""The OpenAPI 3 document, built from the endpoint declarations of the
+blueprints (:mod:`checker.web.endpoints`) and the marshmallow schemas they name.
 
 ``openapi.yaml`` at the repository root is this document, committed; a test
 fails when the two differ.  Regenerate with ``python -m checker.web.openapi``.
@@ -6,22 +7,26 @@ fails when the two differ.  Regenerate with ``python -m checker.web.openapi``.
 
 from __future__ import annotations
 
+import copy
 import functools
 import sys
+from typing import Iterator
 
 import yaml
-from marshmallow import fields
 from apispec import APISpec
-from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow import MarshmallowPlugin, resolver
+from marshmallow import Schema, fields
 
 from checker import RULES_VERSION
 from checker.notation import START_HPN
-from schemas import requests as rq
-from schemas import responses as rs
 from schemas.fields import CellField, CellListField
 from schemas.position import CellStateSchema, PositionField, PositionObjectSchema
+from schemas.responses import ProblemSchema
 from schemas.turn import (EchoSchema, ProjectFilterField, ProjectSchema, ShapeFilterField, ShapeSchema,
                           TurnField, TurnObjectSchema)
+
+from . import blueprints
+from .endpoints import Endpoint
 
 _REF = "#/components/schemas/"
 
@@ -51,9 +56,10 @@ def _custom_fields(self, field, **kwargs) -> dict:
 
 def _problem(description: str) -> dict:
     return {"description": description,
-            "content": {"application/problem+json": {"schema": "Problem"}}}
+            "content": {"application/problem+json": {"schema": ProblemSchema}}}
 
 
+# What checker.web.endpoints.body and the request pipeline answer for a JSON body they cannot use.
 _ERRORS_BODY = {
     "400": _problem("The body is not valid JSON, or not a JSON object."),
     "413": _problem("The body is larger than the limit (default 256 KiB)."),
@@ -63,20 +69,32 @@ _ERRORS_BODY = {
                     "position.* rule ids)."),
 }
 
-
-def _ok(schema: str, description: str) -> dict:
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
-
-
-def _post(summary: str, request: str, response: str, description: str) -> dict:
-    return {"post": {"summary": summary, "description": description,
-                     "requestBody": {"required": True, "content": {"application/json": {"schema": request}}},
-                     "responses": {"200": _ok(response, summary), **_ERRORS_BODY}}}
+# The components _custom_fields refers to by name.
+_FIELD_COMPONENTS = (ProjectSchema, ShapeSchema, EchoSchema, CellStateSchema, PositionObjectSchema,
+                     TurnObjectSchema)
 
 
-def _get(summary: str, response: dict, description: str = "") -> dict:
-    return {"get": {"summary": summary, "description": description or summary,
-                    "responses": {"200": response}}}
+def _schema_classes(node) -> Iterator[type[Schema]]:
+    """The Schema classes in an answer's schema (a class, or a JSON Schema object holding classes)."""
+    if isinstance(node, type) and issubclass(node, Schema):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from _schema_classes(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _schema_classes(value)
+
+
+def _operation(ep: Endpoint) -> dict:
+    """The OpenAPI operation of an endpoint declaration."""
+    op: dict = {"summary": ep.summary, "description": ep.description}
+    if ep.request is not None:
+        op["requestBody"] = {"required": True, "content": {"application/json": {"schema": ep.request}}}
+    answer = {"description": ep.answer.description,
+              "content": {ep.answer.media: {"schema": copy.deepcopy(ep.answer.schema)}}}
+    op["responses"] = {"200": answer, **(copy.deepcopy(_ERRORS_BODY) if ep.request is not None else {})}
+    return {ep.method.lower(): op}
 
 
 def _only_null(node):
@@ -109,62 +127,14 @@ def build() -> dict:
                              "rule-by-rule explanation. Rules version " + RULES_VERSION + "."},
     )
     plugin.converter.add_attribute_function(_custom_fields)
-    for name, schema in [
-        ("Project", ProjectSchema), ("Shape", ShapeSchema), ("Echo", EchoSchema), ("CellState", CellStateSchema),
-        ("PositionObject", PositionObjectSchema), ("TurnObject", TurnObjectSchema),
-        ("CheckRequest", rq.CheckRequestSchema), ("LegalTurnsRequest", rq.LegalTurnsRequestSchema),
-        ("ValidateRequest", rq.ValidateRequestSchema), ("ReplayRequest", rq.ReplayRequestSchema),
-        ("BatchRequest", rq.BatchRequestSchema),
-        ("RenderRequest", rq.RenderRequestSchema),
-        ("Verdict", rs.VerdictSchema), ("LegalTurns", rs.LegalTurnsSchema), ("Validation", rs.ValidateSchema),
-        ("Rule", rs.RuleSchema), ("Replay", rs.ReplaySchema), ("Batch", rs.BatchSchema), ("Start", rs.StartSchema), ("Health", rs.HealthSchema),
-        ("Problem", rs.ProblemSchema),
-    ]:
-        spec.components.schema(name, schema=schema)
-    spec.path("/v1/check", operations=_post(
-        "Check one turn", "CheckRequest", "Verdict",
-        "Judge a turn played from a position: legal or illegal, every rule that concerns the turn in turn "
-        "order, and for a legal turn the outcome (position, events, capture weighing, end of game)."))
-    spec.path("/v1/check/batch", operations=_post(
-        "Check many turns", "BatchRequest", "Batch",
-        f"Each item is judged independently, in order, like POST /v1/check: the answer holds a Verdict, or a "
-        f"Problem for a malformed item, per item. At most {rq.MAX_BATCH} items."))
-    spec.path("/v1/replay", operations=_post(
-        "Replay a game", "ReplayRequest", "Replay",
-        "Each turn checked and applied in order from `start` (default: the start position), the history kept, "
-        "so repetition and threefold are judged; stops at the first illegal turn with its full verdict and "
-        f"reports the game's end if it ends. At most {rq.MAX_REPLAY} turns."))
-    render = _post("Draw the board", "RenderRequest", "Problem",
-                   "An SVG picture of the position: the 37 cells shaded by tier, stones, locks, cell names and "
-                   "highlighted cells; with `turn`, the verdict drawn on it.")
-    render["post"]["responses"]["200"] = {"description": "The board as SVG.",
-                                          "content": {"image/svg+xml": {"schema": {"type": "string"}}}}
-    spec.path("/v1/render", operations=render)
-    spec.path("/v1/legal-turns", operations=_post(
-        "List the legal turns", "LegalTurnsRequest", "LegalTurns",
-        "Every legal turn of the position, in the documented order (Projects in board order; no Shape first "
-        "when it may be left out, then Shapes by cell, raise before lower; no Echo first, then Echo-Captures, "
-        "then Echo-Locks), or only those beginning with the given Project (and Shape)."))
-    spec.path("/v1/validate", operations=_post(
-        "Validate a position", "ValidateRequest", "Validation",
-        "Every position.* consistency condition (D-3), and for a consistent position its status."))
-    spec.path("/v1/rules", operations=_get("The rule catalogue", {
-        "description": "Every rule id with its step, title, text, more link and source.",
-        "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": _REF + "Rule"}}}}}))
-    spec.path("/v1/start", operations=_get("The start position", _ok("Start", "The start position.")))
-    spec.path("/v1/vectors", operations=_get("Conformance vectors", {
-        "description": "The conformance vectors as JSON Lines: a header line {format, version, rules_version, "
-                       "count}, then one vector per line {id, description, position, history, turn, legal, "
-                       "violations, after, game}.",
-        "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}))
-    spec.path("/healthz", operations=_get("Health", _ok("Health", "The service is up.")))
-    spec.path("/openapi.yaml", operations=_get("This document", {
-        "description": "The OpenAPI 3 document.", "content": {"application/yaml": {"schema": {"type": "object"}}}}))
-    spec.path("/", operations=_get("Playground", {
-        "description": "The playground: an HTML page that builds a turn on the board and checks it with this API.",
-        "content": {"text/html": {"schema": {"type": "string"}}}}))
-    spec.path("/docs", operations=_get("Interactive API page", {
-        "description": "An HTML page.", "content": {"text/html": {"schema": {"type": "string"}}}}))
+    endpoints = [ep for bp in blueprints() for ep in bp.endpoints]
+    # components: the fields' building blocks, then every request, then every answer, then the problem
+    components = [*_FIELD_COMPONENTS, *(ep.request for ep in endpoints if ep.request is not None),
+                  *(cls for ep in endpoints for cls in _schema_classes(ep.answer.schema)), ProblemSchema]
+    for schema in dict.fromkeys(components):
+        spec.components.schema(resolver(schema), schema=schema)
+    for ep in endpoints:
+        spec.path(ep.path, operations=_operation(ep))
     return _only_null(spec.to_dict())
 
 

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from importlib import resources
 
-from flask import Blueprint, Response, request
+from flask import Response, request
 from werkzeug.exceptions import NotFound
+
+from .endpoints import Blueprint, Content
 
 bp = Blueprint("playground", __name__)
 
@@ -50,7 +52,9 @@ def _send(name: str, mimetype: str) -> Response:
     return resp.make_conditional(request)
 
 
-@bp.get("/")
+@bp.declare("GET", "/", "Playground", answer=Content(
+    "text/html", {"type": "string"},
+    "The playground: an HTML page that builds a turn on the board and checks it with this API."))
 def index():
     resp = _send("index.html", "text/html; charset=utf-8")
     resp.headers["Content-Security-Policy"] = _CSP

@@ -12,7 +12,7 @@ from checker.replay import replay
 from checker.vectors import load
 from checker.notation import parse_hpn, parse_htn
 from schemas.compiled import dumper
-from schemas.responses import (LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidateSchema,
+from schemas.responses import (LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidationSchema,
                                VerdictSchema)
 
 
@@ -48,10 +48,10 @@ def test_legal_turns_validate_start_rules_and_replay():
         t = rng.choice(ts)
         turns.append(t)
         assert dumper(LegalTurnsSchema)((pos, ts)) == LegalTurnsSchema().dump((pos, ts))
-        assert dumper(ValidateSchema)(validate(pos)) == ValidateSchema().dump(validate(pos))
+        assert dumper(ValidationSchema)(validate(pos)) == ValidationSchema().dump(validate(pos))
         pos = check(pos, t).outcome.position
     inconsistent = pos.replace(half_moves=pos.half_moves + 1)
-    assert dumper(ValidateSchema)(validate(inconsistent)) == ValidateSchema().dump(validate(inconsistent))
+    assert dumper(ValidationSchema)(validate(inconsistent)) == ValidationSchema().dump(validate(inconsistent))
     r = replay(turns + [turns[0]])
     assert dumper(ReplaySchema)(r) == ReplaySchema().dump(r)
     assert dumper(StartSchema)(Position.start()) == StartSchema().dump(Position.start())

@@ -69,23 +69,40 @@ def test_fast_path_agrees_with_the_schema_on_mutated_positions(mutation):
 
 # -- the quick path of a whole check request ---------------------------------------------------------
 
-from schemas.requests import CheckRequestSchema, _quick_check_request  # noqa: E402
+from schemas.requests import CheckRequestSchema, load_check_request, quick_check_request  # noqa: E402
 from tests.helpers import START_HPN  # noqa: E402
 
 
 def _schema_request(value):
+    """What plain marshmallow makes of ``value``: the loaded dict, or the error messages."""
     try:
-        return CheckRequestSchema().load(value, partial=False)   # a keyword: the schema itself, no quick path
-    except ValidationError:
-        return None
+        return CheckRequestSchema().load(value)
+    except ValidationError as exc:
+        return exc.messages
+
+
+def _loaded_request(value):
+    try:
+        return load_check_request(value)
+    except ValidationError as exc:
+        return exc.messages
 
 
 def test_a_plain_check_request_takes_the_quick_path_with_the_schemas_result():
     for body in ({"position": START_HPN, "turn": "c3 +d4"},
                  {"position": BASE, "turn": "C3  +D4", "history": [START_HPN, BASE]},
                  {"position": START_HPN, "turn": "c3", "history": None}):
-        quick = _quick_check_request(body)
+        quick = quick_check_request(body)
         assert quick is not None and quick == _schema_request(body)
+
+
+def test_an_unusual_check_request_is_left_to_the_schema():
+    for body in ({"position": START_HPN, "turn": "c3 +d4", "extra": 1},   # an unknown key
+                 {"position": START_HPN, "turn": "h9"},                   # HTN that does not parse
+                 {"position": START_HPN},                                 # no turn
+                 {"position": 3, "turn": "c3"}):
+        assert quick_check_request(body) is None
+        assert _loaded_request(body) == _schema_request(body)
 
 
 _request_values = st.one_of(st.just(START_HPN), st.just(BASE), st.text(max_size=8), st.just("c3 +d4"),
@@ -95,6 +112,10 @@ _request_values = st.one_of(st.just(START_HPN), st.just(BASE), st.text(max_size=
 @settings(max_examples=400, deadline=None, derandomize=True)
 @given(st.dictionaries(st.sampled_from(["position", "turn", "history", "extra"]), _request_values, max_size=4))
 def test_quick_request_path_agrees_with_the_schema(body):
-    quick = _quick_check_request(body)
+    """The quick path's answer, when it gives one, is the schema's; and
+    load_check_request (quick path, else schema) loads or refuses exactly as
+    the schema does, with the same messages."""
+    quick = quick_check_request(body)
     if quick is not None:
         assert quick == _schema_request(body)
+    assert _loaded_request(body) == _schema_request(body)

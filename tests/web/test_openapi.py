@@ -350,3 +350,22 @@ def test_problem_schema_describes_422_error_items(doc):
     item = _resolve(doc, errors["items"])
     assert {"path", "rule", "message"} <= set(item["properties"])
     assert "message" in item.get("required", [])
+
+
+def test_the_document_is_built_from_the_endpoint_declarations(doc):
+    """Each path of openapi.yaml is one declaration of a blueprint (checker/web/endpoints.py), in
+    declaration order, with its summary and, for a body endpoint, its request schema's component."""
+    from apispec.ext.marshmallow import resolver
+
+    from checker.web import blueprints
+
+    declared = [ep for bp in blueprints() for ep in bp.endpoints]
+    assert [(ep.method.lower(), ep.path) for ep in declared] == [
+        (m, p) for p, item in doc["paths"].items() for m in item if m in HTTP_METHODS]
+    for ep in declared:
+        op = doc["paths"][ep.path][ep.method.lower()]
+        assert op["summary"] == ep.summary and op["description"] == ep.description
+        assert list(op["responses"]["200"]["content"]) == [ep.answer.media]
+        if ep.request is not None:
+            ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+            assert ref == "#/components/schemas/" + resolver(ep.request)

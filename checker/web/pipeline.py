@@ -1,0 +1,210 @@
+"""The request pipeline without a web framework: JSON text → schema → checker →
+schema → answer.
+
+Each endpoint's work is an :class:`Operation`: its body loaded by its request
+schema, answered by the checker, dumped by its response schema (compiled once,
+:mod:`schemas.compiled`).  The views (:mod:`checker.web.api`), the command
+line (:mod:`checker.cli`) and ``bench/`` all call these functions; what cannot
+be answered raises a :class:`~checker.web.problems.RequestError`.
+
+>>> from checker.notation import START_HPN
+>>> body = parse_json(('{"position": "%s", "turn": "d4 +c3"}' % START_HPN).encode())
+>>> check_request(body)["violations"]
+['place.opening-restriction']
+>>> parse_json(b"[1]")
+Traceback (most recent call last):
+...
+checker.web.problems.RequestError: The body must be a JSON object, not list.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+import orjson
+from marshmallow import Schema, ValidationError
+
+from checker.catalogue import RULES
+from checker.generate import legal_turns
+from checker.legality import Verdict, check, validate
+from checker.position import Position
+from checker.replay import replay
+from schemas.compiled import dumper
+from schemas.requests import (BatchRequestSchema, CheckRequestSchema, LegalTurnsRequestSchema, ReplayRequestSchema,
+                              ValidateRequestSchema, load_check_request)
+from schemas.responses import (BatchSchema, LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidationSchema,
+                               VerdictSchema)
+
+from .problems import InconsistentPosition, Path, RequestError, SchemaError
+
+# ------------------------------------------------------------------ JSON ----
+
+
+class NotAJSONNumber(ValueError):
+    """``NaN``, ``Infinity`` or ``-Infinity``, which Python's json reads and RFC 8259 does not allow."""
+
+    def __init__(self, name: str):
+        super().__init__(f"{name} is not a JSON number")
+        self.name = name
+
+
+def _no_constant(name: str):
+    raise NotAJSONNumber(name)
+
+
+def loads(text: bytes | str):
+    """JSON as the service reads it: the standard library's reader, without
+    ``NaN`` and the infinities (:class:`NotAJSONNumber`)."""
+    return json.loads(text, parse_constant=_no_constant)
+
+
+def _invalid_json(detail: str) -> RequestError:
+    return RequestError(400, "invalid-json", "Invalid JSON", detail)
+
+
+def parse_json(raw: bytes) -> dict:
+    """A request body as a JSON object; a :class:`RequestError` (400) when it
+    is not UTF-8 text, not JSON (RFC 8259: no NaN or Infinity), nested too
+    deep or not an object."""
+    try:
+        data = loads(raw)
+    except UnicodeDecodeError:
+        raise _invalid_json("The body is not UTF-8 text.") from None
+    except json.JSONDecodeError as exc:
+        raise _invalid_json(f"The body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") \
+            from None
+    except NotAJSONNumber as exc:
+        raise _invalid_json(f"The body is not valid JSON: {exc} (RFC 8259).") from None
+    except (ValueError, RecursionError):
+        raise _invalid_json("The body is not valid JSON (a number too long or nesting too deep).") from None
+    if not isinstance(data, dict):
+        raise RequestError(400, "not-an-object", "Invalid JSON",
+                           f"The body must be a JSON object, not {type(data).__name__ if data is not None else 'null'}.")
+    return data
+
+
+def encode(data) -> bytes:
+    """An answer as JSON bytes.  orjson writes it (a verdict in a few µs, where
+    the standard library takes ten times longer); text it cannot encode (a lone
+    surrogate quoted back from the client's input) falls back to the standard
+    library's ASCII-escaped ``json.dumps``."""
+    try:
+        return orjson.dumps(data)
+    except (orjson.JSONEncodeError, TypeError):
+        return json.dumps(data, separators=(",", ":")).encode()
+
+
+# --------------------------------------------------------------- loading ----
+
+def _loaded(load_fn: Callable[[Any], dict], data, at: Path) -> dict:
+    try:
+        return load_fn(data)
+    except ValidationError as exc:
+        raise SchemaError(exc.messages, at) from None
+
+
+def load(schema: Schema, data, at: Path = ()) -> dict:
+    """``data`` loaded by ``schema``; a :class:`SchemaError` (422) with paths
+    under ``at`` when it does not match."""
+    return _loaded(schema.load, data, at)
+
+
+def consistent(position: Position, *at: str) -> Position:
+    """``position`` when it is consistent (D-3); otherwise an
+    :class:`InconsistentPosition` (422) listing every broken ``position.*``
+    condition, for the position at ``at`` in the body."""
+    problems = position.problems()
+    if problems:
+        raise InconsistentPosition(problems, at)
+    return position
+
+
+# ------------------------------------------------------------ operations ----
+
+class Operation:
+    """One endpoint's work: the body loaded by ``request`` (or by ``loader``,
+    a quicker function with the schema's result), answered by ``run`` with the
+    checker's values, the answer dumped by ``response`` (each of a list when
+    ``many``).  ``run(data, at)`` gets the loaded body and where it sits (a
+    batch item's ``("items", "3")``); without a request it takes nothing.
+
+    Calling the operation does all three: ``check_request(data) -> dict``.
+    """
+
+    def __init__(self, run: Callable[..., Any], response: type[Schema], request: type[Schema] | None = None,
+                 loader: Callable[[Any], dict] | None = None, many: bool = False):
+        self.run, self.response, self.request, self.many = run, response, request, many
+        self._load = loader or (request().load if request is not None else None)
+        self._dump = dumper(response)
+
+    def load(self, data, at: Path = ()) -> dict:
+        """The body loaded; a :class:`SchemaError` when it does not match."""
+        return _loaded(self._load, data, at)
+
+    def dump(self, value):
+        """The answer's JSON value (dicts and lists), as the response schema dumps it."""
+        return [self._dump(v) for v in value] if self.many else self._dump(value)
+
+    def __call__(self, data=None, at: Path = ()):
+        if self.request is None:
+            return self.dump(self.run())
+        return self.dump(self.run(self.load(data, at), at))
+
+
+def _judge(data: dict, at: Path = ()) -> Verdict:
+    position = consistent(data["position"], *at, "position")
+    return check(position, data["turn"], data["history"], validate=False)
+
+
+check_request = Operation(_judge, VerdictSchema, CheckRequestSchema, loader=load_check_request)
+"""``POST /v1/check``: load → consistency → check → dump."""
+
+
+def _batch(data: dict, at: Path = ()) -> dict:
+    results = []
+    for i, item in enumerate(data["items"]):
+        where = (*at, "items", str(i))
+        try:
+            if not isinstance(item, dict):
+                raise SchemaError({"_schema": [f"An item must be a JSON object, not {type(item).__name__}."]}, where)
+            results.append(check_request(item, where))
+        except RequestError as exc:
+            results.append(exc.problem())
+    return {"results": results}
+
+
+batch_request = Operation(_batch, BatchSchema, BatchRequestSchema)
+"""``POST /v1/check/batch``: each item like ``POST /v1/check``, a malformed one answered by its problem."""
+
+
+def _replay(data: dict, at: Path = ()):
+    start = None if data["start"] is None else consistent(data["start"], *at, "start")
+    return replay(data["turns"], start, data["history"])
+
+
+replay_request = Operation(_replay, ReplaySchema, ReplayRequestSchema)
+"""``POST /v1/replay``: the turns checked and applied in order."""
+
+
+def _legal_turns(data: dict, at: Path = ()):
+    position = consistent(data["position"], *at, "position")
+    return position, legal_turns(position, data["project"], data["shape"])
+
+
+legal_turns_request = Operation(_legal_turns, LegalTurnsSchema, LegalTurnsRequestSchema)
+"""``POST /v1/legal-turns``: every legal turn, or those beginning with the given Project (and Shape)."""
+
+
+def _validate(data: dict, at: Path = ()):
+    return validate(data["position"])
+
+
+validate_request = Operation(_validate, ValidationSchema, ValidateRequestSchema)
+"""``POST /v1/validate``: the position's consistency (D-3) and state."""
+
+rule_catalogue = Operation(RULES.values, RuleSchema, many=True)
+"""``GET /v1/rules``: every rule id, in catalogue order."""
+
+start_position = Operation(Position.start, StartSchema)
+"""``GET /v1/start``: the start position."""
