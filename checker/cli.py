@@ -594,29 +594,20 @@ def _cmd_vectors(args, reader: _Reader) -> int:
             except OSError as exc:
                 raise BadInput(f"OUT: cannot write {args.output}: {exc.strerror}") from None
         return EXIT_OK
-    answers: dict[str, dict] = {}
+    from . import answers
+
     text, _ = _file_arg(args.answers, reader, "ANSWERS")
-    for n, line in _lines(text):
-        value = _json(line, f"ANSWERS line {n}")
-        if not isinstance(value, dict) or not isinstance(value.get("id"), str):
-            raise BadInput(f"ANSWERS line {n}: expected a JSON object with an id")
-        answers[value["id"]] = value
-    failures = []
-    for v in shipped:
-        got = answers.get(v["id"])
-        if got is None:
-            failures.append(f"{v['id']}: no answer")
-            continue
-        wrong = [k for k in ("legal", "violations", "after", "game") if k in got and got[k] != v[k]]
-        missing = [k for k in ("legal", "violations") if k not in got]
-        for k in missing:
-            failures.append(f"{v['id']}: {k} missing")
-        for k in wrong:
-            failures.append(f"{v['id']}: {k}: expected {json.dumps(v[k])}, got {json.dumps(got[k])}")
-    _print(failures)
-    agree = len(shipped) - len({f.split(":")[0] for f in failures})
-    _print(f"{agree} of {len(shipped)} vectors agree")
-    return EXIT_OK if not failures else EXIT_ILLEGAL
+    report = answers.compare(_lines(text), shipped)
+    if report.errors:
+        shown = report.errors[:ERRORS_SHOWN]
+        more = len(report.errors) - len(shown)
+        raise BadInput(f"ANSWERS {'; '.join(shown)}" + (f"; and {more} more" if more else ""))
+    _print(report.differences)
+    _print(f"{report.agree} of {report.total} vectors agree")
+    return EXIT_OK if not report.differences else EXIT_ILLEGAL
+
+
+ERRORS_SHOWN = 10  # of an answers file's errors, on the one line of a bad-input message
 
 
 def _version() -> str:
@@ -680,8 +671,11 @@ def build_parser() -> argparse.ArgumentParser:
     vc = sub.add_parser("vectors", help="print the conformance vectors, or check answers against them",
                         description="Without --answers: print the conformance vectors (JSON Lines, a header "
                                     "line first). With --answers FILE: compare another implementation's answers "
-                                    "(JSON Lines, one {id, legal, violations, after?, game?} per vector) with "
-                                    "the vectors; exit 1 when any differs or is missing.")
+                                    "(JSON Lines, one {id, legal, violations, after?, game?} per vector, as "
+                                    "answers.schema.json says; GET /v1/vectors/schema) with the vectors: "
+                                    "violations as a set, after as a position; exit 1 when any differs or is "
+                                    "missing, 2 when a line is not an answer, names an unknown id or repeats "
+                                    "an id.")
     vc.add_argument("--answers", metavar="FILE", help="the answers to check, JSON Lines; - for stdin")
     vc.add_argument("-o", "--output", metavar="OUT", help="with no --answers: write the vectors here")
     vc.set_defaults(run=_cmd_vectors)
