@@ -101,7 +101,7 @@ class Engine:
             self.proc.stdin.write(line.encode("utf-8"))
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            raise EngineBroke(f"the engine exited before {what} could be sent{self._status()}") from None
+            raise EngineBroke(f"the engine exited without answering {what}{self._status()}") from None
         try:
             raw = self._lines.get(timeout=self.timeout)
         except queue.Empty:

@@ -281,3 +281,41 @@ def test_perft_2_equals_the_slow_count(name):
     pos = _table(name)
     slow = sum(len(legal_turns(apply(pos, t).position)) for t in legal_turns(pos))
     assert perft(pos, 2) == slow
+
+
+# ------------------------------------------------------------ the command ---
+
+def test_the_perft_command(capsys):
+    from checker.cli import main
+    pos = TABLE["cooldown-skip"].hpn
+    assert main(["perft", pos, "--depth", "1"]) == 0
+    assert capsys.readouterr().out == "Nodes: 3\n"
+    assert main(["perft", pos, "--depth", "2", "--divide"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    divide = {t: int(n) for t, n in (line.rsplit(": ", 1) for line in lines[:3])}
+    assert set(divide) == {"skip", "skip *g7", "skip #d4"} and lines[3] == ""
+    assert lines[4] == f"Nodes: {sum(divide.values())}" == f"Nodes: {TABLE['cooldown-skip'].nodes[1]}"
+    assert main(["perft", pos, "--depth", "1", "--divide", "--json"]) == 0
+    import json
+    body = json.loads(capsys.readouterr().out)
+    assert body == {"rules_version": body["rules_version"], "position": pos, "depth": 1, "nodes": 3,
+                    "divide": [{"turn": "skip", "nodes": 1}, {"turn": "skip *g7", "nodes": 1},
+                               {"turn": "skip #d4", "nodes": 1}]}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--depth", "61"], "--depth: Must be greater than or equal to 0 and less than or equal to 60"),
+    (["--depth", "-1"], "--depth: Must be greater than or equal to 0 and less than or equal to 60"),
+])
+def test_the_perft_command_refuses_a_bad_depth(capsys, args, message):
+    from checker.cli import main
+    assert main(["perft", TABLE["start"].hpn, *args]) == 2
+    assert capsys.readouterr().err == f"hexodic-check: error: {message}\n"
+
+
+def test_the_perft_command_refuses_an_inconsistent_position(capsys):
+    from checker.cli import main
+    broken = "0000/00000/000A000/0001000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 1"
+    assert main(["perft", broken, "--depth", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hexodic-check: error: POSITION is not a consistent position") and "[position.stone-count]" in err
