@@ -49,7 +49,8 @@ from .play import weigh_echo_capture, weigh_encirclement
 from .position import PlayerState, Position, other
 from .turn import CAPTURE, LOCK, RAISE, Move, Place, Turn
 
-__all__ = ["perft", "PerftCount", "perft_count", "count_turns", "after", "BudgetExceeded", "Budget", "TableEntry", "load_table",
+__all__ = ["perft", "PerftCount", "perft_count", "expansions", "BUDGET", "count_turns", "after", "BudgetExceeded",
+           "Budget", "TableEntry", "load_table",
            "build_table", "table_markdown", "main"]
 
 
@@ -98,9 +99,13 @@ def perft(position, depth, divide=False, budget=None):
     ``(turn, nodes)`` pairs whose counts add up to the whole.
 
     ``budget`` limits the positions expanded (see :class:`Budget`); over it,
-    :class:`BudgetExceeded`.  The position is assumed consistent (D-3)."""
+    :class:`BudgetExceeded`, raised before the work when a shallower count
+    shows it (see :func:`expansions`).  The position is assumed consistent
+    (D-3)."""
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be an integer 0 or more, not {depth!r}")
+    if budget is not None and depth >= 3:
+        expansions(position, depth, budget)
     spend = Budget(budget)
     if not divide:
         return _nodes(position, depth, spend)
@@ -108,6 +113,29 @@ def perft(position, depth, divide=False, budget=None):
         return []
     spend.spend()
     return [(t, _nodes(after(position, t), depth - 1, spend)) for t in legal_turns(position)]
+
+
+def expansions(position: Position, depth: int, budget: int | None = None) -> int:
+    """How many positions a count to ``depth`` expands: perft(0) + … +
+    perft(depth - 1), each counted with the budget; :class:`BudgetExceeded`
+    as soon as the sum passes it.  The counts cost about a branching factor
+    less than the count itself, so a count over the budget is refused after
+    a fraction of its work."""
+    total = 0
+    for k in range(depth):
+        total += perft(position, k, budget=budget)
+        if budget is not None and total > budget:
+            raise BudgetExceeded(budget)
+    return total
+
+
+BUDGET = 50_000
+"""The work budget of ``POST /v1/perft``: positions expanded.  Depth 2
+expands 1 + perft(1) positions, and perft(1) is at most 42 × 39 × 15 =
+24,570 (at most 42 Projects: 36 Places, or 7 stones × 6 Moves; at most 39
+Shape choices: a raise and a lower of each of the 19 cells within 2 steps,
+or none; at most 15 Echo choices: none, or one of 7 enemy or 7 own stones),
+so depth 2 from any position fits."""
 
 
 class PerftCount(NamedTuple):

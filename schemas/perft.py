@@ -5,22 +5,13 @@ from __future__ import annotations
 from marshmallow import Schema, fields, post_dump, pre_dump, validate
 
 from checker import RULES_VERSION
+from checker.counting import BUDGET
 from checker.notation import position_to_hpn, turn_to_htn
 
 from .fields import StrictBoolean
 from .position import PositionField
 
 MAX_DEPTH = 60  # a game has at most 60 half-moves, so no longer sequence exists
-
-BUDGET = 50_000
-"""The work budget of one request: positions expanded (whose legal turns are
-listed or counted).  Depth d expands every position at ply 0 … d-1, so
-depth 2 expands 1 + perft(1) positions; perft(1) is at most
-42 × 39 × 15 = 24,570 (at most 42 Projects: 36 Places or 7 stones × 6 Moves;
-at most 39 Shape choices: 2 for each of 19 cells within 2 steps, or none;
-at most 15 Echo choices: none, or one of 7 enemy or 7 own stones), so depth
-2 from any position fits."""
-
 
 class PerftRequestSchema(Schema):
     """``POST /v1/perft``: a position, a depth and whether to divide."""

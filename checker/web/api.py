@@ -103,3 +103,27 @@ def rule_catalogue():
 @bp.get("/start")
 def start_position():
     return reply(_start(Position.start()))
+
+
+# -- perft (docs/perft.md): counted within a work budget -------------------------
+
+from checker.counting import BUDGET, BudgetExceeded, perft_count  # noqa: E402
+from schemas.perft import PerftRequestSchema, PerftSchema  # noqa: E402
+
+_perft_request = PerftRequestSchema()
+_perft = PerftSchema()
+
+
+@bp.post("/perft")
+def count_turn_sequences():
+    data = load(_perft_request)
+    position = consistent(data["position"], "position")
+    depth = data["depth"]
+    try:
+        count = perft_count(position, depth, data["divide"], budget=BUDGET)
+    except BudgetExceeded:
+        message = (f"perft to depth {depth} from this position expands more than {BUDGET:,} positions, the "
+                   "work budget of a request; ask for a smaller depth (depth 2 always fits)")
+        raise APIError(422, "over-budget", "Over the work budget", f"depth: {message}.",
+                       [{"path": "depth", "message": message}]) from None
+    return reply(_perft.dump(count))

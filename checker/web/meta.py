@@ -52,6 +52,13 @@ def vectors():
                     headers={"Content-Disposition": 'inline; filename="hexodic-vectors.jsonl"'})
 
 
+@bp.get("/v1/vectors/schema")
+def vectors_schema():
+    """The JSON Schemas of a line of the vectors file and of an answers file."""
+    from checker.answers import schema
+    return reply({"vectors": schema("vectors"), "answers": schema("answers")})
+
+
 @bp.get("/docs")
 def docs():
     return Response(_DOCS_PAGE, mimetype="text/html")

@@ -15,7 +15,9 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from checker import RULES_VERSION
+from checker.counting import BUDGET
 from checker.notation import START_HPN
+from schemas import perft as pf
 from schemas import requests as rq
 from schemas import responses as rs
 from schemas.fields import CellField, CellListField
@@ -119,6 +121,7 @@ def build() -> dict:
         ("Verdict", rs.VerdictSchema), ("LegalTurns", rs.LegalTurnsSchema), ("Validation", rs.ValidateSchema),
         ("Rule", rs.RuleSchema), ("Replay", rs.ReplaySchema), ("Batch", rs.BatchSchema), ("Start", rs.StartSchema), ("Health", rs.HealthSchema),
         ("Problem", rs.ProblemSchema),
+        ("PerftRequest", pf.PerftRequestSchema), ("Perft", pf.PerftSchema),
     ]:
         spec.components.schema(name, schema=schema)
     spec.path("/v1/check", operations=_post(
@@ -157,6 +160,20 @@ def build() -> dict:
                        "count}, then one vector per line {id, description, position, history, turn, legal, "
                        "violations, after, game}.",
         "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}))
+    spec.path("/v1/perft", operations=_post(
+        "Count legal turn sequences (perft)", "PerftRequest", "Perft",
+        "The number of legal turn sequences of `depth` turns from the position (a turn that ends the game ends "
+        "its sequence; no history is carried, so no repetition or threefold), and with `divide` each legal "
+        "turn's own count. The work is limited to expanding at most "
+        f"{BUDGET:,} positions: depth 2 from any position fits; over the budget a 422 names `depth`. "
+        "docs/perft.md publishes a table of counts."))
+    spec.path("/v1/vectors/schema", operations=_get("JSON Schemas of the vectors and answers files", {
+        "description": "`{vectors, answers}`: the JSON Schema (draft 2020-12) of a line of the vectors file and "
+                       "of a line of an answers file (hexodic-check vectors --answers).",
+        "content": {"application/json": {"schema": {
+            "type": "object", "required": ["vectors", "answers"],
+            "properties": {"vectors": {"type": "object", "description": "A JSON Schema."},
+                           "answers": {"type": "object", "description": "A JSON Schema."}}}}}}))
     spec.path("/healthz", operations=_get("Health", _ok("Health", "The service is up.")))
     spec.path("/openapi.yaml", operations=_get("This document", {
         "description": "The OpenAPI 3 document.", "content": {"application/yaml": {"schema": {"type": "object"}}}}))
