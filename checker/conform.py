@@ -216,11 +216,12 @@ class _Talk:
             raise EngineBroke(f"legal-turns (id {self.engine._next_id}): turns is not a list of HTN strings")
         return turns
 
-    def turns(self, hpn: str) -> dict[Turn, str]:
-        """The engine's legal turns of ``hpn`` in canonical form, each with
-        the text it wrote (a turn it lists twice counts once here)."""
+    def canonical(self, hpn: str, texts: list[str]) -> dict[Turn, str]:
+        """The engine's turns of ``hpn`` (as :meth:`turn_texts` gave them) in
+        canonical form, each with the text it wrote; a turn it lists twice
+        counts once here."""
         out: dict[Turn, str] = {}
-        for text in self.turn_texts(hpn):
+        for text in texts:
             try:
                 out.setdefault(parse_htn(text), text)
             except NotationError as exc:
@@ -311,7 +312,8 @@ def _vectors(talk: _Talk, pattern: str, report: _Report) -> None:
                                   f"(missing: {_set_text(want - got)}; extra: {_set_text(got - want)})")
             else:
                 if v["position"] not in legal_lists:
-                    legal_lists[v["position"]] = set(talk.turns(v["position"]))
+                    texts = talk.turn_texts(v["position"])
+                    legal_lists[v["position"]] = set(talk.canonical(v["position"], texts))
                 legal = turn in legal_lists[v["position"]]
                 if legal != v["legal"]:
                     report.differ(f"vector {v['id']}: legal: expected {json.dumps(v['legal'])}, got "
@@ -363,38 +365,36 @@ def _descend(talk: _Talk, pos: Position, depth: int, path: list[str], report: _R
     the first position whose legal-turn sets differ, or where ``play``
     differs, with the way there."""
     hpn = position_to_hpn(pos)
-    where = f"after {' '.join(f'[{t}]' for t in path)}" if path else "the table position itself"
-    theirs = talk.turns(hpn)
-    texts = talk.turn_texts(hpn) if depth == 1 else None
+    where = f"after {', '.join(path)}" if path else "from the table position"
+    texts = talk.turn_texts(hpn)
+    theirs = talk.canonical(hpn, texts)
     mine = {t: turn_to_htn(t, pos) for t in legal_turns(pos)}
     if set(theirs) != set(mine):
         missing = [mine[t] for t in mine if t not in theirs]
         extra = [turn_to_htn(t, pos) for t in theirs if t not in mine]
-        report.out(f"  the legal turns differ at {hpn} ({where}):")
+        report.out(f"  the legal turns differ {where}, at {hpn}:")
         report.out(f"    missing (the engine does not list): {_set_text(missing)}")
         report.out(f"    extra (the engine lists, the checker does not): {_set_text(extra)}")
         return
-    if depth == 1:
-        twice = len(set(texts)) - len(theirs)
-        report.out(f"  at {hpn} ({where}) the engine lists {twice} turn{'s' if twice != 1 else ''} more than once "
-                   f"(in different spellings); the turn sets agree")
+    twice = len(set(texts)) - len(theirs)
+    if twice:
+        report.out(f"  {where}, at {hpn}, the engine lists {twice} turn{'s' if twice != 1 else ''} a second time "
+                   "in another spelling; the turn sets agree")
         return
     for turn, nodes in perft(pos, depth, divide=True):
-        text = theirs[turn]
         child = after(pos, turn)
-        got = talk.play_position(hpn, text)
+        got = talk.play_position(hpn, theirs[turn])
         if got != child:
-            report.out(f"  play {mine[turn]} from {hpn} ({where}): expected {position_to_hpn(child)}, "
+            report.out(f"  play {mine[turn]} {where}, at {hpn}: expected {position_to_hpn(child)}, "
                        f"got {position_to_hpn(got)}")
             return
         engine_nodes = _engine_nodes(talk, position_to_hpn(got), depth - 1)
         if engine_nodes != nodes:
-            report.out(f"  divide at {hpn} ({where}), depth {depth}: {mine[turn]}: engine {engine_nodes:,}, "
-                       f"checker {nodes:,}")
+            report.out(f"  divide {where}, depth {depth}: {mine[turn]}: engine {engine_nodes:,}, checker {nodes:,}")
             _descend(talk, child, depth - 1, path + [mine[turn]], report)
             return
-    report.out(f"  divide at {hpn} ({where}): every subtree count agrees, so the engine counts some sequence "
-               "twice; compare its answers by hand")
+    report.out(f"  divide {where}, depth {depth}: every turn's count agrees, yet the totals differ; compare the "
+               "engine's answers by hand")
 
 
 def _perft(talk: _Talk, entries: list[TableEntry], depth: int, report: _Report) -> None:
