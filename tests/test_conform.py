@@ -24,6 +24,8 @@ from checker.cli import main
 from checker.counting import load_table
 
 ENGINES = Path(__file__).resolve().parent / "engines"
+# README, "Testing your engine in CI", shows a passing and a failing run: the tests' own output.
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 TABLE = {e.name: e for e in load_table()}
 START = TABLE["start"].hpn
 # After A's "c3 +d4" from the start (RULES §4, §5): A's stone on c3, d4 raised to Tier 1, B to move.
@@ -61,6 +63,7 @@ def test_the_checkers_own_engine_agrees_everywhere(tmp_path):
     assert out[-1] == ("conform: the engine agrees with the checker (the vectors and perft over "
                        f"{len(TABLE)} table positions to depth 2)")
     assert proc.stderr == b""
+    assert "\n".join(out) + "\n$ echo $?\n0\n" in README, "README's passing run differs: paste this run's"
 
 
 # ------------------------------------------------------------ differences ---
@@ -79,6 +82,7 @@ def test_a_turn_missing_only_at_depth_2_is_found_by_the_descent(capsys):
     assert "    missing (the engine does not list): e5 +e4" in out
     assert "    extra (the engine lists, the checker does not): (none)" in out
     assert out[-1] == "conform: 1 difference found"
+    assert "\n".join(out[1:-1]) in README, "README's failing run differs: paste this run's"
 
 
 def test_depth_1_does_not_see_the_deep_fault(capsys):
