@@ -35,7 +35,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from . import vectors as vec
@@ -193,6 +193,7 @@ class _Talk:
         self.engine = engine
         self.has_check = False
         self.name = ""
+        self.ops: list[str] = []
 
     def hello(self) -> None:
         try:
@@ -275,7 +276,6 @@ class _Report:
     out: Callable[[str], None]
     differences: int = 0
     first: bool = False
-    lines: list[str] = field(default_factory=list)
 
     def differ(self, text: str) -> None:
         self.differences += 1

@@ -126,6 +126,14 @@ def test_order_and_spelling_do_not_matter(capsys):
     assert out[-1].startswith("conform: the engine agrees")
 
 
+def test_without_check_legality_is_membership_in_legal_turns(capsys):
+    code, out, _ = conform(capsys, "no_check", "--vectors", "hand-open-*", "--depth", "0")
+    assert code == 0, out
+    assert out[0].endswith("(protocol 1; ops: legal-turns, play)")
+    assert out[1].startswith("vectors: 5 of 5 agree (legal as membership in legal-turns (the engine has no check); "
+                             "the position after play compared for 3 legal turns)")
+
+
 def test_stop_at_the_first_difference(capsys):
     code, out, _ = conform(capsys, "wrong_violations", "--vectors", "hand-*", "--first")
     assert code == 1
