@@ -331,7 +331,8 @@ class TableEntry:
         return parse_hpn(self.hpn)
 
 
-# The positions of the table and how deep each is counted.  Where each comes from is in its description.
+# The positions of the table and how deep each is counted.  Where each comes from is in its description; a
+# "uniform random game N" is played from the start with random.Random(N), each turn rng.choice(legal_turns(pos)).
 TABLE_POSITIONS: tuple[tuple[str, str, str, int], ...] = (
     ("start", "The start position: empty tier-0 board, A to move, both reserves full.",
      "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0", 3),
@@ -354,19 +355,19 @@ TABLE_POSITIONS: tuple[tuple[str, str, str, int], ...] = (
                       "one of them, so A's Project and Shape are skipped. A may still Echo: skip, skip *g7 "
                       "(B's sealed tier-1 stone beside A's f6) or skip #d4 (A's tier-2 stone).",
      "0000/00B000/000000/0002A000/00B0000/0B000A0B/0B00B1B A 5:3:6:0:2:P:b2,b4,d2,d6,f5 0:3:6:5:1:P:- 20", 2),
-    ("locks", "Locks and spent Echo charges: a seeded random game (checker.counting's finder, seed 33) after "
-              "34 half-moves; both players have used their Echo-Lock (b3 and d7 are locked), B has no charge left, A has "
-              "a capture cooldown on g7.",
+    ("locks", "Locks and spent Echo charges: uniform random game 33 after 34 half-moves; both players have "
+              "used their Echo-Lock (b3 and d7 are locked), B has no charge left, A has a capture cooldown "
+              "on g7.",
      "0100A/002A*00/00A00B0B2/02110B02*/00B0210A/00B00A0B/11B0A2 A 1:2:3:2:14:PL:g7 0:0:1:3:12:PL:- 34", 2),
-    ("takeover-threat", "One capture from a Takeover: a seeded random game (seed 3) after 53 half-moves; B "
+    ("takeover-threat", "One capture from a Takeover: uniform random game 3 after 53 half-moves; B "
                         "has captured 5 stones, and the turns that capture a sixth end the game, so nothing "
                         "follows them at depth 2.",
      "0A1A0A0/11A1B11/112B0A22/00A0B2B20B1A/00012*1B/212*00/010B0 B 0:2:0:0:21:PL:- 0:2:0:5:20:PL:- 53", 2),
     ("last-half-move", "Half-move 59 of 60: seeded random game 0 (bench/find_positions.py) before its last "
                        "turn; every turn reaches the half-move cap and ends the game, so perft(2) is 0.",
      "2110/101B01B/0A1A211A0/010B121B0/2A21A12B*1/02*21B1/10A1A1B B 0:2:0:1:24:PL:- 0:2:0:4:23:PL:- 59", 2),
-    ("game-over", "The game is over: a seeded random game (seed 30) just ended by A's Network (five of A's "
-                  "stones on tier-2 cells form one group: a3, b2, b3, b4, c4); no legal turn.",
+    ("game-over", "The game is over: uniform random game 30 after 53 half-moves, just ended by A's Network "
+                  "(five of A's stones on tier-2 cells form one group: a3, b2, b3, b4, c4); no legal turn.",
      "012A0/1B2A2A*2A0/0B102A11A/200220A0/0B01B010/1B2*1B00/2B000 B 0:2:0:0:21:PL:- 0:2:0:5:20:PL:- 53", 2),
 )
 

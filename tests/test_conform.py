@@ -76,7 +76,8 @@ def test_a_turn_missing_only_at_depth_2_is_found_by_the_descent(capsys):
     # After "c3 +d4" B has 478 turns: Places on the 35 cells but c3 and d4 (B's first Place), each with the
     # raises within 2 steps (480 - 19, the 19 turns of a Place on c3), and the Places within 2 of d4 (but c3
     # and d4) may also lower d4, now Tier 1: 461 + 17 = 478.
-    assert out[1] == f"perft start: depth 2: engine {TABLE['start'].nodes[1] - 1:,}, checker {TABLE['start'].nodes[1]:,}"
+    two = TABLE["start"].nodes[1]
+    assert out[1] == f"perft start: depth 2: engine {two - 1:,}, checker {two:,}"
     assert out[2] == "  divide from the table position, depth 2: c3 +d4: engine 477, checker 478"
     assert out[3] == f"  the legal turns differ after c3 +d4, at {AFTER_C3_D4}:"
     assert "    missing (the engine does not list): e5 +e4" in out

@@ -91,8 +91,8 @@ def test_cooldown_skip_by_hand():
     divide = {turn_to_htn(t, pos): n for t, n in perft(pos, 2, divide=True)}
     # After "skip *g7" the Echo-Capture check weighs g7 (D-10): walls f7 and g6 and 3 edges count tier + 1 = 2
     # each: 10 > 6, captured; B's reserve is then 1, so B must Place (RULES §4) and has more turns than after
-    # "skip", where B (reserve 0) can only Move.  "skip #d4" spends a charge and changes nothing B can do
-    # but ... B's Moves are the same as after "skip"; B's Shapes cannot touch the locked d4.
+    # "skip", where B (reserve 0) can only Move.  After "skip #d4" B has the same Moves as after "skip",
+    # but d4 is locked, so no Shape may target it: fewer turns.
     assert set(divide) == {"skip", "skip *g7", "skip #d4"}
     assert divide["skip *g7"] > divide["skip"] > divide["skip #d4"]
 
@@ -318,4 +318,5 @@ def test_the_perft_command_refuses_an_inconsistent_position(capsys):
     broken = "0000/00000/000A000/0001000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 1"
     assert main(["perft", broken, "--depth", "1"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("hexodic-check: error: POSITION is not a consistent position") and "[position.stone-count]" in err
+    assert err.startswith("hexodic-check: error: POSITION is not a consistent position")
+    assert "[position.stone-count]" in err
