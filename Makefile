@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test run clean vectors bench
+.PHONY: install test run clean vectors bench perft
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ openapi.yaml: $(STAMP) $(wildcard schemas/*.py checker/web/*.py)
 # Conformance vectors: hand-written ones plus generated regression vectors.
 vectors: $(STAMP)
 	$(PY) -m checker.vectors build
+
+# The perft table: checker/data/perft.json and docs/perft.md, counted afresh (about half a minute).
+perft: $(STAMP)
+	$(PY) -m checker.counting build
 
 # Benchmark: the checker in-process and the HTTP service under gunicorn on loopback.
 bench: $(STAMP)

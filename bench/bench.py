@@ -1,7 +1,7 @@
 """Benchmark of the checker: the rules engine in-process, and the HTTP service
 under gunicorn on loopback.  Run from the repository root with ``make bench``
 (or ``.venv/bin/python bench/bench.py``); it prints its tables to stdout and
-its progress to stderr, and finishes in about a minute.
+its progress to stderr, and finishes in about a minute and a quarter.
 
 1. In-process, over the positions of POSITIONS: ``check`` of a legal and of an
    illegal turn (check(..., validate=False), the call the service makes); the
@@ -9,7 +9,8 @@ its progress to stderr, and finishes in about a minute.
    the service's own public pieces (JSON text -> parse_json ->
    load_check_request -> consistency -> check -> VerdictSchema dump -> orjson;
    see request_path), with the position as HPN and as a JSON object (the turn as
-   HTN in both); and the enumeration of every legal turn.  Median and p99 of
+   HTN in both); and the enumeration of every legal turn (and perft over the
+   table, bench/perft_bench.py: one timed count each).  Median and p99 of
    many timed calls (time.perf_counter_ns, one call per sample, after a
    warm-up; each operation in blocks of back-to-back calls, the blocks of a
    position's operations alternating over 5 rounds so background load touches
@@ -60,6 +61,10 @@ from schemas.requests import load_check_request
 from schemas.responses import PositionOutSchema
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/perft_bench.py, beside this file
+
+import perft_bench  # noqa: E402  (the perft figures)
+
 HOST = "127.0.0.1"          # only loopback is ever contacted
 
 # ------------------------------------------------------------- positions --
@@ -475,7 +480,8 @@ def table(headers: list[str], rows: list[list[str]], align: str) -> str:
     return "\n".join([line(headers), "  ".join("-" * w for w in widths), *(line(r) for r in rows)])
 
 
-def report(rows: list[dict], parts: dict, http: dict | None, started: float, args, load_before: str) -> None:
+def report(rows: list[dict], parts: dict, http: dict | None, started: float, args, load_before: str,
+           perft_rows: list[dict] | None = None) -> None:
     out = []
     cpus = os.cpu_count()
     affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
@@ -513,6 +519,8 @@ def report(rows: list[dict], parts: dict, http: dict | None, started: float, arg
            f"{r['us_per_turn']:.3f}", str(r["enumerate"].n)] for r in rows]
     out.append(table(["position", "turns", "median µs", "p99 µs", "µs/turn", "N"], t2, "lrrrrr"))
     out.append("")
+    if perft_rows:  # bench/perft_bench.py
+        out += perft_bench.lines(perft_rows) + [""]
     ep = {}
     if http is not None:
         out.append(f"2. HTTP on {HOST} (gunicorn --config gunicorn.conf.py, {http.get('workers', '?')} sync workers; "
@@ -598,8 +606,10 @@ def main(argv=None) -> int:
     load_before = _loadavg()
     rows = in_process(args.series_time)
     parts = breakdown(CROWDED, args.series_time)
+    log("in-process: perft over the table (depth 2, the start to depth 3)")
+    perft_rows = perft_bench.measure()
     http = None if args.no_http else http_bench(args.seconds, args.warmup, args.clients, args.rounds)
-    report(rows, parts, http, started, args, load_before)
+    report(rows, parts, http, started, args, load_before, perft_rows)
     return 0
 
 

@@ -7,6 +7,9 @@
     hexodic-check replay FILE [--json]
     hexodic-check validate POSITION [--json]
     hexodic-check render POSITION [TURN] -o OUT [--highlight c3,d4]
+    hexodic-check perft POSITION --depth N [--divide] [--json]
+    hexodic-check engine
+    hexodic-check conform --engine COMMAND [--depth N] [--timeout S]
 
 POSITION is HPN text, a path to a file holding HPN or a JSON position, or
 ``-`` for stdin.  TURN is HTN text, inline JSON (``'{"project": ...}'``) or
@@ -32,12 +35,13 @@ from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, Sequence
 
 from checker import RULES_VERSION, board
+from checker.counting import perft_count
 from checker.legality import FAILED, NOT_APPLICABLE, PASSED, Check, Verdict, check, validate
 from checker.notation import NotationError, position_to_hpn
 from checker.play import game_status
 from checker.position import Position
-from checker.web.pipeline import (check_request, consistent, legal_turns_request, load, loads, replay_request,
-                                  validate_request)
+from checker.web.pipeline import (check_request, consistent, legal_turns_request, load, loads, perft_request,
+                                  replay_request, validate_request)
 from checker.web.problems import InconsistentPosition, RequestError, SchemaError, error_paths
 from schemas.requests import RenderRequestSchema
 
@@ -452,6 +456,77 @@ def _cmd_render(args, reader: _Reader) -> int:
     return EXIT_OK
 
 
+# ------------------------------------------- perft, engine and conform ------
+
+def _cmd_perft(args, reader: _Reader) -> int:
+    pos_value, pos_label = _position_arg(args.position, reader)
+    body = {"position": pos_value, "depth": args.depth, "divide": args.divide}
+    with _worded(_labeller({"position": pos_label, "depth": "--depth", "divide": "--divide"})):
+        data = perft_request.load(body)
+        position = consistent(data["position"], "position")
+    dumped = perft_request.dump(perft_count(position, data["depth"], data["divide"]))
+    if args.json:
+        _print_json(dumped)
+        return EXIT_OK
+    lines = [f"{d['turn']}: {d['nodes']}" for d in dumped.get("divide", [])]
+    _print(lines + ([""] if lines else []) + [f"Nodes: {dumped['nodes']}"])
+    return EXIT_OK
+
+
+def _cmd_engine(args, reader: _Reader) -> int:
+    from checker.engine import serve
+
+    return serve()
+
+
+def _cmd_conform(args, reader: _Reader) -> int:
+    from checker.conform import Options, run
+
+    if args.timeout <= 0:
+        raise BadInput(f"--timeout: {args.timeout:g} is not a number of seconds above 0")
+    if args.depth < 0:
+        raise BadInput(f"--depth: {args.depth} is below 0")
+    return run(Options(args.engine, args.depth, args.timeout, None if args.no_vectors else args.vectors,
+                       args.positions, args.first), out=_print)
+
+
+def _add_perft_commands(sub) -> None:
+    pf = sub.add_parser("perft", help="count the legal turn sequences of a length (perft)",
+                        description="Count the legal turn sequences of length N from a position (a turn that "
+                                    "ends the game ends its sequence; no history is carried). With --divide, "
+                                    "each legal turn's count first. See docs/perft.md.")
+    pf.add_argument("position", metavar="POSITION", help=_POSITION_HELP)
+    pf.add_argument("--depth", metavar="N", type=int, required=True, help="the length of the sequences, 0-60")
+    pf.add_argument("--divide", action="store_true", help="also print every legal turn's count")
+    pf.add_argument("--json", action="store_true", help="print the HTTP body (POST /v1/perft) as JSON")
+    pf.set_defaults(run=_cmd_perft)
+
+    en = sub.add_parser("engine", help="speak the engine protocol on stdin/stdout",
+                        description="Answer engine-protocol requests (docs/engine.md), one JSON object per line "
+                                    "on stdin, one answer per line on stdout, until quit or the end of input.")
+    en.set_defaults(run=_cmd_engine)
+
+    cf = sub.add_parser("conform", help="test another engine against the checker",
+                        description="Start COMMAND (through the shell), talk to it with the engine protocol "
+                                    "(docs/engine.md) and compare its answers with the checker's: every "
+                                    "conformance vector, then perft over the published table with the divide "
+                                    "descent on a difference.",
+                        epilog="Exit status: 0 everything agrees, 1 a difference was found, 2 the engine broke "
+                               "the protocol (no answer in time, bad JSON, a wrong id, it exited) or bad input.")
+    cf.add_argument("--engine", metavar="COMMAND", required=True, help="the engine's command line")
+    cf.add_argument("--depth", metavar="N", type=int, default=2,
+                    help="perft to this depth (default 2; the table goes to 2, the start to 3; 0: no perft)")
+    cf.add_argument("--timeout", metavar="S", type=float, default=10.0,
+                    help="seconds to wait for each answer (default 10)")
+    cf.add_argument("--vectors", metavar="GLOB", default="*",
+                    help="only the vectors whose id matches, e.g. 'hand-*' (default: all)")
+    cf.add_argument("--no-vectors", action="store_true", help="skip the vectors")
+    cf.add_argument("--positions", metavar="GLOB", default="*",
+                    help="only the perft table positions whose name matches, e.g. 'start' (default: all)")
+    cf.add_argument("--first", action="store_true", help="stop at the first difference")
+    cf.set_defaults(run=_cmd_conform)
+
+
 # ------------------------------------------------------------- parsing ------
 
 class _Parser(argparse.ArgumentParser):
@@ -484,29 +559,20 @@ def _cmd_vectors(args, reader: _Reader) -> int:
             except OSError as exc:
                 raise BadInput(f"OUT: cannot write {args.output}: {exc.strerror}") from None
         return EXIT_OK
-    answers: dict[str, dict] = {}
+    from . import answers
+
     text, _ = _file_arg(args.answers, reader, "ANSWERS")
-    for n, line in _lines(text):
-        value = _json(line, f"ANSWERS line {n}")
-        if not isinstance(value, dict) or not isinstance(value.get("id"), str):
-            raise BadInput(f"ANSWERS line {n}: expected a JSON object with an id")
-        answers[value["id"]] = value
-    failures = []
-    for v in shipped:
-        got = answers.get(v["id"])
-        if got is None:
-            failures.append(f"{v['id']}: no answer")
-            continue
-        wrong = [k for k in ("legal", "violations", "after", "game") if k in got and got[k] != v[k]]
-        missing = [k for k in ("legal", "violations") if k not in got]
-        for k in missing:
-            failures.append(f"{v['id']}: {k} missing")
-        for k in wrong:
-            failures.append(f"{v['id']}: {k}: expected {json.dumps(v[k])}, got {json.dumps(got[k])}")
-    _print(failures)
-    agree = len(shipped) - len({f.split(":")[0] for f in failures})
-    _print(f"{agree} of {len(shipped)} vectors agree")
-    return EXIT_OK if not failures else EXIT_ILLEGAL
+    report = answers.compare(_lines(text), shipped)
+    if report.errors:
+        shown = report.errors[:ERRORS_SHOWN]
+        more = len(report.errors) - len(shown)
+        raise BadInput(f"ANSWERS {'; '.join(shown)}" + (f"; and {more} more" if more else ""))
+    _print(report.differences)
+    _print(f"{report.agree} of {report.total} vectors agree")
+    return EXIT_OK if not report.differences else EXIT_ILLEGAL
+
+
+ERRORS_SHOWN = 10  # of an answers file's errors, on the one line of a bad-input message
 
 
 def _version() -> str:
@@ -570,11 +636,15 @@ def build_parser() -> argparse.ArgumentParser:
     vc = sub.add_parser("vectors", help="print the conformance vectors, or check answers against them",
                         description="Without --answers: print the conformance vectors (JSON Lines, a header "
                                     "line first). With --answers FILE: compare another implementation's answers "
-                                    "(JSON Lines, one {id, legal, violations, after?, game?} per vector) with "
-                                    "the vectors; exit 1 when any differs or is missing.")
+                                    "(JSON Lines, one {id, legal, violations, after?, game?} per vector, as "
+                                    "answers.schema.json says; GET /v1/vectors/schema) with the vectors: "
+                                    "violations as a set, after as a position; exit 1 when any differs or is "
+                                    "missing, 2 when a line is not an answer, names an unknown id or repeats "
+                                    "an id.")
     vc.add_argument("--answers", metavar="FILE", help="the answers to check, JSON Lines; - for stdin")
     vc.add_argument("-o", "--output", metavar="OUT", help="with no --answers: write the vectors here")
     vc.set_defaults(run=_cmd_vectors)
+    _add_perft_commands(sub)
     return p
 
 

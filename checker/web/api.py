@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask import Response
 
 from checker import RULES_VERSION
+from checker.counting import BUDGET
 from checker.render import render_svg
 from schemas.requests import MAX_BATCH, MAX_REPLAY, RenderRequestSchema
 
@@ -54,3 +55,9 @@ bp.serve("GET", "/rules", pipeline.rule_catalogue, "The rule catalogue",
          ok="Every rule id with its step, title, text, more link and source.")
 
 bp.serve("GET", "/start", pipeline.start_position, "The start position", ok="The start position.")
+
+bp.serve("POST", "/perft", pipeline.perft_request, "Count legal turn sequences (perft)",
+         "The number of legal turn sequences of `depth` turns from the position (a turn that ends the game ends "
+         "its sequence; no history is carried, so no repetition or threefold), and with `divide` each legal "
+         f"turn's own count. The work is limited to expanding at most {BUDGET:,} positions: depth 2 from any "
+         "position fits; over the budget a 422 names `depth`. docs/perft.md publishes a table of counts.")

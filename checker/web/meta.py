@@ -8,6 +8,7 @@ from flask import Response, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
 from checker import RULES_VERSION
+from checker.answers import schema
 from checker.vectors import SHIPPED
 from schemas.responses import HealthSchema
 
@@ -44,6 +45,17 @@ def vectors():
     body = resources.files("checker.data").joinpath(SHIPPED).read_bytes()
     return Response(body, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": 'inline; filename="hexodic-vectors.jsonl"'})
+
+
+@bp.declare("GET", "/v1/vectors/schema", "JSON Schemas of the vectors and answers files", answer=Content(
+    JSON, {"type": "object", "required": ["vectors", "answers"],
+           "properties": {"vectors": {"type": "object", "description": "A JSON Schema."},
+                          "answers": {"type": "object", "description": "A JSON Schema."}}},
+    "`{vectors, answers}`: the JSON Schema (draft 2020-12) of a line of the vectors file and of a line of an "
+    "answers file (hexodic-check vectors --answers)."))
+def vectors_schema():
+    """The JSON Schemas of a line of the vectors file and of an answers file."""
+    return reply({"vectors": schema("vectors"), "answers": schema("answers")})
 
 
 @bp.declare("GET", "/healthz", "Health", answer=Content(JSON, HealthSchema, "The service is up."))

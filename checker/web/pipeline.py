@@ -26,17 +26,19 @@ import orjson
 from marshmallow import Schema, ValidationError
 
 from checker.catalogue import RULES
+from checker.counting import BUDGET, BudgetExceeded, perft_count
 from checker.generate import legal_turns
 from checker.legality import Verdict, check, validate
 from checker.position import Position
 from checker.replay import replay
 from schemas.compiled import dumper
+from schemas.perft import PerftRequestSchema, PerftSchema
 from schemas.requests import (BatchRequestSchema, CheckRequestSchema, LegalTurnsRequestSchema, ReplayRequestSchema,
                               ValidateRequestSchema, load_check_request)
 from schemas.responses import (BatchSchema, LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidationSchema,
                                VerdictSchema)
 
-from .problems import InconsistentPosition, Path, RequestError, SchemaError
+from .problems import InconsistentPosition, Path, RequestError, SchemaError, dotted
 
 # ------------------------------------------------------------------ JSON ----
 
@@ -208,3 +210,19 @@ rule_catalogue = Operation(RULES.values, RuleSchema, many=True)
 
 start_position = Operation(Position.start, StartSchema)
 """``GET /v1/start``: the start position."""
+
+
+def _perft(data: dict, at: Path = ()):
+    position = consistent(data["position"], *at, "position")
+    depth = data["depth"]
+    try:
+        return perft_count(position, depth, data["divide"], budget=BUDGET)
+    except BudgetExceeded:
+        message = (f"perft to depth {depth} from this position expands more than {BUDGET:,} positions, the "
+                   "work budget of a request; ask for a smaller depth (depth 2 always fits)")
+        raise RequestError(422, "over-budget", "Over the work budget", f"depth: {message}.",
+                           [{"path": dotted((*at, "depth")), "message": message}]) from None
+
+
+perft_request = Operation(_perft, PerftSchema, PerftRequestSchema)
+"""``POST /v1/perft``: the legal turn sequences counted within the work budget (docs/perft.md)."""

@@ -1,0 +1,460 @@
+"""The conformance driver: runs another Hexodic engine through the engine
+protocol (docs/engine.md) and compares its answers with the checker's.
+
+``hexodic-check conform --engine "COMMAND"`` starts COMMAND through the
+shell and then:
+
+1. every conformance vector: with the engine's ``check`` (when its ``hello``
+   offers it), ``legal`` and ``violations`` (as sets) are compared; without
+   it, a turn is legal for the engine when it is among the engine's
+   ``legal-turns``.  For a legal turn, the position after ``play`` is
+   compared as well;
+2. perft over the published table (``checker/data/perft.json``) to the
+   chosen depth: the engine's counts, made from its own ``legal-turns`` and
+   ``play`` answers, against the table's.  Where a count differs, the
+   divide descent: the first turn (in the checker's order) whose subtree
+   count differs, then the same from the position after it, until the
+   position whose legal-turn sets differ; that position is printed with the
+   turns the engine is missing and those it has in excess.
+
+Exit status (:data:`EXIT_AGREE`, :data:`EXIT_DIFFERENT`, :data:`EXIT_BROKEN`):
+0 everything agrees, 1 a difference was found, 2 the engine broke the
+protocol (no answer in time, an answer that is not JSON, a wrong ``id``, it
+exited), with a one-line reason.  The engine is always stopped on the way
+out, its whole process group with it.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from . import vectors as vec
+from .counting import TableEntry, after, load_table, perft
+from .generate import legal_turns
+from .notation import NotationError, parse_hpn, parse_htn, position_to_hpn, turn_to_htn
+from .position import Position
+from .turn import Turn
+
+__all__ = ["EXIT_AGREE", "EXIT_DIFFERENT", "EXIT_BROKEN", "EngineBroke", "EngineRefused", "Engine", "Options",
+           "run"]
+
+EXIT_AGREE, EXIT_DIFFERENT, EXIT_BROKEN = 0, 1, 2
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_DEPTH = 2
+QUIT_GRACE = 1.0        # seconds the engine has to exit after quit before it is killed
+STDERR_TAIL = 5         # lines of the engine's stderr shown when it breaks the protocol
+
+
+class EngineBroke(Exception):
+    """The engine broke the protocol; the message is one line saying how."""
+
+
+class EngineRefused(Exception):
+    """The engine answered ``{"error": ...}``; the message is its text."""
+
+
+# ------------------------------------------------------------- the child ---
+
+class Engine:
+    """An engine run as a child process, one request at a time.
+
+    Its standard output is read by a thread into a queue, so an answer can
+    be waited for with a timeout; its standard error goes to a temporary
+    file, shown when it fails.  :meth:`close` stops it (``quit``, then the
+    whole process group killed), and is safe to call more than once."""
+
+    def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT):
+        self.command = command
+        self.timeout = timeout
+        self._next_id = 0
+        self._stderr = tempfile.TemporaryFile()
+        self._lines: queue.Queue = queue.Queue()
+        self.proc = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self._stderr, start_new_session=True)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self._lines.put(line)
+        self._lines.put(None)
+
+    def request(self, op: str, **fields) -> dict:
+        """Send one request and return the engine's answer (a JSON object
+        with the request's id).  :class:`EngineRefused` for an ``error``
+        answer, :class:`EngineBroke` for anything outside the protocol."""
+        self._next_id += 1
+        rid = self._next_id
+        what = f"{op} (id {rid})"
+        line = json.dumps({"id": rid, "op": op, **fields}, ensure_ascii=False) + "\n"
+        try:
+            self.proc.stdin.write(line.encode("utf-8"))
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise EngineBroke(f"the engine exited without answering {what}{self._status()}") from None
+        try:
+            raw = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            raise EngineBroke(f"no answer to {what} within {self.timeout:g} s") from None
+        if raw is None:
+            raise EngineBroke(f"the engine exited without answering {what}{self._status()}")
+        try:
+            answer = json.loads(raw)
+        except (ValueError, RecursionError):
+            raise EngineBroke(f"the answer to {what} is not JSON: {_quote(raw)}") from None
+        if not isinstance(answer, dict):
+            raise EngineBroke(f"the answer to {what} is not a JSON object: {_quote(raw)}")
+        if answer.get("id") != rid:
+            raise EngineBroke(f"the answer to {what} carries the id {json.dumps(answer.get('id'))}")
+        if "error" in answer:
+            raise EngineRefused(str(answer["error"]))
+        return answer
+
+    def _status(self) -> str:
+        try:
+            code = self.proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            return ""
+        return f" (exit status {code})"
+
+    def stderr_tail(self, lines: int = STDERR_TAIL) -> list[str]:
+        """The last lines the engine wrote to its standard error."""
+        try:
+            self._stderr.seek(0)
+            text = self._stderr.read().decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return []
+        return text.splitlines()[-lines:]
+
+    def close(self) -> None:
+        """``quit``, a short grace, then the engine's process group killed."""
+        proc = self.proc
+        if proc.poll() is None:
+            try:
+                proc.stdin.write(json.dumps({"id": self._next_id + 1, "op": "quit"}).encode() + b"\n")
+                proc.stdin.flush()
+            except (OSError, ValueError):
+                pass
+        for stream in (proc.stdin,):
+            try:
+                stream.close()
+            except (OSError, ValueError):
+                pass
+        try:
+            proc.wait(timeout=QUIT_GRACE)
+        except subprocess.TimeoutExpired:
+            pass
+        _kill_group(proc)
+        try:
+            proc.wait(timeout=QUIT_GRACE)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a process that survives SIGKILL
+            pass
+        self._reader.join(timeout=QUIT_GRACE)
+        try:
+            proc.stdout.close()
+        except (OSError, ValueError):
+            pass
+        self._stderr.close()
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """Kill the engine and everything it started (its own session)."""
+    try:
+        if hasattr(os, "killpg"):
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:  # pragma: no cover - no process groups (Windows)
+            proc.kill()
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
+def _quote(raw: bytes, limit: int = 80) -> str:
+    text = raw.decode("utf-8", "replace").rstrip("\r\n")
+    return json.dumps(text[:limit] + ("…" if len(text) > limit else ""), ensure_ascii=False)
+
+
+# ------------------------------------------------------------- the talk ---
+
+class _Talk:
+    """The protocol's operations on an :class:`Engine`, their answers checked
+    for shape (a wrong shape breaks the protocol)."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.has_check = False
+        self.name = ""
+        self.ops: list[str] = []
+
+    def hello(self) -> None:
+        try:
+            answer = self.engine.request("hello")
+        except EngineRefused as exc:
+            raise EngineBroke(f"the engine refused hello: {exc}") from None
+        ops = answer.get("ops")
+        if answer.get("protocol") != 1:
+            raise EngineBroke(f"hello: the engine speaks protocol {json.dumps(answer.get('protocol'))}, not 1")
+        if not isinstance(ops, list) or not {"legal-turns", "play"} <= set(map(str, ops)):
+            raise EngineBroke(f"hello: ops {json.dumps(ops)} lack legal-turns and play, which are required")
+        self.has_check = "check" in ops
+        self.name = str(answer.get("name", "(no name)"))
+        self.ops = [str(o) for o in ops]
+
+    def turn_texts(self, hpn: str) -> list[str]:
+        """The engine's legal turns of ``hpn``, as it wrote them."""
+        answer = self.engine.request("legal-turns", position=hpn)
+        turns = answer.get("turns")
+        if not isinstance(turns, list) or not all(isinstance(t, str) for t in turns):
+            raise EngineBroke(f"legal-turns (id {self.engine._next_id}): turns is not a list of HTN strings")
+        return turns
+
+    def canonical(self, hpn: str, texts: list[str]) -> dict[Turn, str]:
+        """The engine's turns of ``hpn`` (as :meth:`turn_texts` gave them) in
+        canonical form, each with the text it wrote; a turn it lists twice
+        counts once here."""
+        out: dict[Turn, str] = {}
+        for text in texts:
+            try:
+                out.setdefault(parse_htn(text), text)
+            except NotationError as exc:
+                raise EngineBroke(f"legal-turns of {hpn}: the turn {json.dumps(text)} does not parse: {exc}") from None
+        return out
+
+    def play(self, hpn: str, turn: str) -> str:
+        """The engine's position after ``turn``, as HPN text it wrote."""
+        answer = self.engine.request("play", position=hpn, turn=turn)
+        text = answer.get("position")
+        if not isinstance(text, str):
+            raise EngineBroke(f"play (id {self.engine._next_id}): position is not an HPN string")
+        return text
+
+    def play_position(self, hpn: str, turn: str) -> Position:
+        text = self.play(hpn, turn)
+        try:
+            return parse_hpn(text)
+        except NotationError as exc:
+            raise EngineBroke(f"play {turn} from {hpn}: the position {json.dumps(text)} does not parse: {exc}") \
+                from None
+
+    def check(self, hpn: str, turn: str, history: list[str] | None) -> tuple[bool, list[str]]:
+        answer = self.engine.request("check", position=hpn, turn=turn, history=history)
+        legal, violations = answer.get("legal"), answer.get("violations")
+        if not isinstance(legal, bool) or not isinstance(violations, list) \
+                or not all(isinstance(v, str) for v in violations):
+            raise EngineBroke(f"check (id {self.engine._next_id}): expected legal (a boolean) and violations "
+                              "(a list of rule ids)")
+        return legal, violations
+
+
+# ---------------------------------------------------------- the report ---
+
+@dataclass
+class Options:
+    """What ``conform`` runs: ``depth`` 0 runs no perft; ``vectors`` and
+    ``positions`` are shell-style patterns on vector ids and table names;
+    ``first`` stops at the first difference."""
+
+    command: str
+    depth: int = DEFAULT_DEPTH
+    timeout: float = DEFAULT_TIMEOUT
+    vectors: str | None = "*"
+    positions: str = "*"
+    first: bool = False
+
+
+@dataclass
+class _Report:
+    out: Callable[[str], None]
+    differences: int = 0
+    first: bool = False
+
+    def differ(self, text: str) -> None:
+        self.differences += 1
+        self.out(text)
+
+    @property
+    def stop(self) -> bool:
+        return self.first and self.differences > 0
+
+
+def _set_text(items: Iterable[str]) -> str:
+    items = sorted(items)
+    return ", ".join(items) if items else "(none)"
+
+
+# ---------------------------------------------------------- the vectors ---
+
+def _vectors(talk: _Talk, pattern: str, report: _Report) -> None:
+    chosen = [v for v in vec.load() if fnmatch.fnmatchcase(v["id"], pattern)]
+    legal_lists: dict[str, set[Turn]] = {}
+    agree = played = 0
+    for v in chosen:
+        before = report.differences
+        turn = parse_htn(v["turn"])
+        try:
+            if talk.has_check:
+                legal, violations = talk.check(v["position"], v["turn"], v["history"])
+                if legal != v["legal"]:
+                    report.differ(f"vector {v['id']}: legal: expected {json.dumps(v['legal'])}, "
+                                  f"got {json.dumps(legal)} ({v['turn']} from {v['position']})")
+                elif set(violations) != set(v["violations"]):
+                    want, got = set(v["violations"]), set(violations)
+                    report.differ(f"vector {v['id']}: violations: expected {_set_text(want)}, got {_set_text(got)} "
+                                  f"(missing: {_set_text(want - got)}; extra: {_set_text(got - want)})")
+            else:
+                if v["position"] not in legal_lists:
+                    texts = talk.turn_texts(v["position"])
+                    legal_lists[v["position"]] = set(talk.canonical(v["position"], texts))
+                legal = turn in legal_lists[v["position"]]
+                if legal != v["legal"]:
+                    report.differ(f"vector {v['id']}: legal: expected {json.dumps(v['legal'])}, got "
+                                  f"{json.dumps(legal)} (membership in legal-turns; {v['turn']} from "
+                                  f"{v['position']})")
+            if v["legal"] and legal:
+                played += 1
+                got = talk.play_position(v["position"], v["turn"])
+                if got != parse_hpn(v["after"]):
+                    report.differ(f"vector {v['id']}: play {v['turn']}: expected {v['after']}, "
+                                  f"got {position_to_hpn(got)}")
+        except EngineRefused as exc:
+            report.differ(f"vector {v['id']}: the engine refused: {exc}")
+        if report.differences == before:
+            agree += 1
+        if report.stop:
+            break
+    how = ("legal and violations compared with check" if talk.has_check
+           else "legal as membership in legal-turns (the engine has no check)")
+    report.out(f"vectors: {agree} of {len(chosen)} agree ({how}; the position after play compared for "
+               f"{played} legal turns)")
+
+
+# ------------------------------------------------------------- perft ------
+
+def _engine_counts(talk: _Talk, hpn: str, depth: int) -> list[int]:
+    """The engine's perft(1) … perft(depth) of ``hpn``, from its own
+    ``legal-turns`` and ``play``: the number of distinct turn texts it
+    lists, summed over the positions it reaches."""
+    counts = [0] * depth
+
+    def walk(h: str, ply: int) -> None:
+        texts = set(talk.turn_texts(h))
+        counts[ply] += len(texts)
+        if ply + 1 < depth:
+            for t in sorted(texts):
+                walk(talk.play(h, t), ply + 1)
+
+    walk(hpn, 0)
+    return counts
+
+
+def _engine_nodes(talk: _Talk, hpn: str, depth: int) -> int:
+    return 1 if depth == 0 else _engine_counts(talk, hpn, depth)[-1]
+
+
+def _descend(talk: _Talk, pos: Position, depth: int, path: list[str], report: _Report) -> None:
+    """The divide descent from ``pos`` (whose perft(depth) differs): print
+    the first position whose legal-turn sets differ, or where ``play``
+    differs, with the way there."""
+    hpn = position_to_hpn(pos)
+    where = f"after {', '.join(path)}" if path else "from the table position"
+    texts = talk.turn_texts(hpn)
+    theirs = talk.canonical(hpn, texts)
+    mine = {t: turn_to_htn(t, pos) for t in legal_turns(pos)}
+    if set(theirs) != set(mine):
+        missing = [mine[t] for t in mine if t not in theirs]
+        extra = [turn_to_htn(t, pos) for t in theirs if t not in mine]
+        report.out(f"  the legal turns differ {where}, at {hpn}:")
+        report.out(f"    missing (the engine does not list): {_set_text(missing)}")
+        report.out(f"    extra (the engine lists, the checker does not): {_set_text(extra)}")
+        return
+    twice = len(set(texts)) - len(theirs)
+    if twice:
+        report.out(f"  {where}, at {hpn}, the engine lists {twice} turn{'s' if twice != 1 else ''} a second time "
+                   "in another spelling; the turn sets agree")
+        return
+    for turn, nodes in perft(pos, depth, divide=True):
+        child = after(pos, turn)
+        got = talk.play_position(hpn, theirs[turn])
+        if got != child:
+            report.out(f"  play {mine[turn]} {where}, at {hpn}: expected {position_to_hpn(child)}, "
+                       f"got {position_to_hpn(got)}")
+            return
+        engine_nodes = _engine_nodes(talk, position_to_hpn(got), depth - 1)
+        if engine_nodes != nodes:
+            report.out(f"  divide {where}, depth {depth}: {mine[turn]}: engine {engine_nodes:,}, checker {nodes:,}")
+            _descend(talk, child, depth - 1, path + [mine[turn]], report)
+            return
+    report.out(f"  divide {where}, depth {depth}: every turn's count agrees, yet the totals differ; compare the "
+               "engine's answers by hand")
+
+
+def _perft(talk: _Talk, entries: list[TableEntry], depth: int, report: _Report) -> None:
+    for e in entries:
+        d = min(depth, len(e.nodes))
+        counts = _engine_counts(talk, e.hpn, d)
+        want = list(e.nodes[:d])
+        if counts == want:
+            report.out(f"perft {e.name}: {', '.join(f'{n:,}' for n in want)} agree (depth 1-{d})" if d > 1
+                       else f"perft {e.name}: {want[0]:,} agrees (depth 1)")
+            continue
+        first = next(i for i in range(d) if counts[i] != want[i])
+        report.differ(f"perft {e.name}: depth {first + 1}: engine {counts[first]:,}, checker {want[first]:,}")
+        try:
+            _descend(talk, e.position, first + 1, [], report)
+        except EngineRefused as exc:
+            report.out(f"  the engine refused during the descent: {exc}")
+        if report.stop:
+            return
+
+
+# --------------------------------------------------------------- run ------
+
+def run(options: Options, out: Callable[[str], None] | None = None,
+        err: Callable[[str], None] | None = None) -> int:
+    """Drive the engine; print the findings with ``out`` (a line at a time)
+    and return the exit status.  The engine is stopped before returning."""
+    out = out or (lambda line: print(line, flush=True))
+    err = err or (lambda line: print(line, file=sys.stderr, flush=True))
+    report = _Report(out, first=options.first)
+    entries = [e for e in load_table() if fnmatch.fnmatchcase(e.name, options.positions)]
+    try:
+        engine = Engine(options.command, options.timeout)
+    except OSError as exc:
+        err(f"conform: the engine could not be started: {exc}")
+        return EXIT_BROKEN
+    talk = _Talk(engine)
+    try:
+        talk.hello()
+        out(f"engine: {talk.name} (protocol 1; ops: {', '.join(talk.ops)})")
+        if options.vectors is not None:
+            _vectors(talk, options.vectors, report)
+        if options.depth > 0 and not report.stop:
+            _perft(talk, entries, options.depth, report)
+    except EngineBroke as exc:
+        err(f"conform: the engine broke the protocol: {exc}")
+        for line in engine.stderr_tail():
+            err(f"  engine stderr: {line}")
+        return EXIT_BROKEN
+    except EngineRefused as exc:  # outside a vector or the descent: refusing the table's positions
+        report.differ(f"the engine refused: {exc}")
+    finally:
+        engine.close()
+    if report.differences:
+        out(f"conform: {report.differences} difference{'s' if report.differences != 1 else ''} found")
+        return EXIT_DIFFERENT
+    parts = []
+    if options.vectors is not None:
+        parts.append("the vectors")
+    if options.depth > 0:
+        parts.append(f"perft over {len(entries)} table positions to depth {options.depth}")
+    out(f"conform: the engine agrees with the checker ({' and '.join(parts) or 'hello only'})")
+    return EXIT_AGREE

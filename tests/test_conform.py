@@ -1,0 +1,206 @@
+"""``hexodic-check conform`` (checker/conform.py) against the checker's own
+engine and against deliberately wrong engines (tests/engines/*.py, each the
+checker's engine with one thing distorted).
+
+Each wrong engine's test limits the work to what shows its fault (a vector
+subset, a table position, a depth), so the whole file stays quick; the full
+run (every vector, the whole table to depth 2) is done once, through the
+console scripts exactly as an engine author's CI would run it.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from checker.cli import main
+from checker.counting import load_table
+
+ENGINES = Path(__file__).resolve().parent / "engines"
+# README, "Testing your engine in CI", shows a passing and a failing run: the tests' own output.
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+TABLE = {e.name: e for e in load_table()}
+START = TABLE["start"].hpn
+# After A's "c3 +d4" from the start (RULES §4, §5): A's stone on c3, d4 raised to Tier 1, B to move.
+AFTER_C3_D4 = "0000/00000/000A000/0001000/000000/00000/0000 B 6:3:6:0:1:P:- 7:3:6:0:0:-:- 1"
+
+
+def engine(name: str) -> str:
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(ENGINES / f'{name}.py'))}"
+
+
+def conform(capsys, name: str, *args: str) -> tuple[int, list[str], list[str]]:
+    code = main(["conform", "--engine", engine(name), *args])
+    captured = capsys.readouterr()
+    return code, captured.out.splitlines(), captured.err.splitlines()
+
+
+def _script(name: str) -> str:
+    exe = Path(sys.executable).with_name(name)
+    return str(exe) if exe.exists() else shutil.which(name) or name
+
+
+# ------------------------------------------------------ the full run, once ---
+
+def test_the_checkers_own_engine_agrees_everywhere(tmp_path):
+    checker = _script("hexodic-check")
+    proc = subprocess.run([checker, "conform", "--engine", f"{shlex.quote(checker)} engine"],
+                          capture_output=True, cwd=tmp_path, timeout=600)
+    out = proc.stdout.decode("utf-8").splitlines()
+    assert proc.returncode == 0, (out, proc.stderr)
+    assert out[0].startswith("engine: hexodic-checker") and "ops: legal-turns, play, check" in out[0]
+    n = sum(1 for line in (ENGINES.parents[1] / "checker" / "data" / "vectors.jsonl").open() if line.strip()) - 1
+    assert out[1].startswith(f"vectors: {n} of {n} agree (legal and violations compared with check")
+    for name, e in TABLE.items():
+        assert f"perft {name}: {e.nodes[0]:,}, {e.nodes[1]:,} agree (depth 1-2)" in out
+    assert out[-1] == ("conform: the engine agrees with the checker (the vectors and perft over "
+                       f"{len(TABLE)} table positions to depth 2)")
+    assert proc.stderr == b""
+    assert "\n".join(out) + "\n$ echo $?\n0\n" in README, "README's passing run differs: paste this run's"
+
+
+# ------------------------------------------------------------ differences ---
+
+def test_a_turn_missing_only_at_depth_2_is_found_by_the_descent(capsys):
+    code, out, err = conform(capsys, "missing_deep", "--no-vectors", "--positions", "start")
+    assert code == 1, (out, err)
+    # depth 1 agrees (480), depth 2 is one short; the divide names the first turn whose count differs,
+    # "c3 +d4" (the engine drops "e5 +e4" after it), then the position after it and the missing turn.
+    # After "c3 +d4" B has 478 turns: Places on the 35 cells but c3 and d4 (B's first Place), each with the
+    # raises within 2 steps (480 - 19, the 19 turns of a Place on c3), and the Places within 2 of d4 (but c3
+    # and d4) may also lower d4, now Tier 1: 461 + 17 = 478.
+    two = TABLE["start"].nodes[1]
+    assert out[1] == f"perft start: depth 2: engine {two - 1:,}, checker {two:,}"
+    assert out[2] == "  divide from the table position, depth 2: c3 +d4: engine 477, checker 478"
+    assert out[3] == f"  the legal turns differ after c3 +d4, at {AFTER_C3_D4}:"
+    assert "    missing (the engine does not list): e5 +e4" in out
+    assert "    extra (the engine lists, the checker does not): (none)" in out
+    assert out[-1] == "conform: 1 difference found"
+    assert "\n".join(out[1:-1]) in README, "README's failing run differs: paste this run's"
+
+
+def test_depth_1_does_not_see_the_deep_fault(capsys):
+    code, out, _ = conform(capsys, "missing_deep", "--no-vectors", "--positions", "start", "--depth", "1")
+    assert code == 0 and out[1] == "perft start: 480 agrees (depth 1)"
+
+
+def test_an_extra_turn(capsys):
+    code, out, _ = conform(capsys, "extra_turn", "--no-vectors", "--positions", "start", "--depth", "1")
+    assert code == 1
+    assert out[1] == "perft start: depth 1: engine 481, checker 480"
+    assert out[2] == f"  the legal turns differ from the table position, at {START}:"
+    assert "    missing (the engine does not list): (none)" in out
+    # "d4 +d4": A's first Place on the centre, which the opening restriction forbids
+    assert "    extra (the engine lists, the checker does not): d4 +d4" in out
+
+
+def test_a_turn_listed_twice_in_two_spellings(capsys):
+    code, out, _ = conform(capsys, "twice", "--no-vectors", "--positions", "start", "--depth", "1")
+    assert code == 1
+    assert out[1:3] == ["perft start: depth 1: engine 481, checker 480",
+                        f"  from the table position, at {START}, the engine lists 1 turn a second time in another "
+                        "spelling; the turn sets agree"]
+
+
+def test_wrong_violations(capsys):
+    # hand-open-02: A's first Place on d4 fails place.opening-restriction only; the engine says place.empty.
+    # hand-open-01 is legal (no violations) and agrees.
+    code, out, _ = conform(capsys, "wrong_violations", "--vectors", "hand-open-0[12]", "--depth", "0")
+    assert code == 1
+    assert ("vector hand-open-02: violations: expected place.opening-restriction, got place.empty "
+            "(missing: place.opening-restriction; extra: place.empty)") in out
+    assert out[-2].startswith("vectors: 1 of 2 agree")
+
+
+def test_order_and_spelling_do_not_matter(capsys):
+    # violations and turns listed backwards, turns in upper case: sets of canonical turns and rule ids agree.
+    # The hand-written vectors with two or more violations are in this set.
+    code, out, _ = conform(capsys, "reversed_violations", "--vectors", "hand-*", "--positions", "cooldown-skip")
+    assert code == 0, out
+    assert out[-1].startswith("conform: the engine agrees")
+
+
+def test_without_check_legality_is_membership_in_legal_turns(capsys):
+    code, out, _ = conform(capsys, "no_check", "--vectors", "hand-open-*", "--depth", "0")
+    assert code == 0, out
+    assert out[0].endswith("(protocol 1; ops: legal-turns, play)")
+    assert out[1].startswith("vectors: 5 of 5 agree (legal as membership in legal-turns (the engine has no check); "
+                             "the position after play compared for 3 legal turns)")
+
+
+def test_stop_at_the_first_difference(capsys):
+    code, out, _ = conform(capsys, "wrong_violations", "--vectors", "hand-*", "--first")
+    assert code == 1
+    assert sum(line.startswith("vector ") for line in out) == 1
+    assert not any(line.startswith("perft ") for line in out)
+
+
+# ------------------------------------------------------ protocol broken ---
+
+@pytest.mark.parametrize("name, reason", [
+    ("bad_json", 'conform: the engine broke the protocol: the answer to legal-turns (id 2) is not JSON: '
+                 '"turns: a1 +a1, a1 +a2"'),
+    ("wrong_id", "conform: the engine broke the protocol: the answer to legal-turns (id 2) carries the id 3"),
+    ("exits", "conform: the engine broke the protocol: the engine exited without answering legal-turns (id 2) "
+              "(exit status 3)"),
+])
+def test_a_broken_protocol_is_exit_2_with_one_line(capsys, name, reason):
+    code, out, err = conform(capsys, name, "--no-vectors", "--positions", "start", "--depth", "1")
+    assert code == 2
+    assert err[0] == reason
+    if name == "exits":
+        assert err[1:] == ["  engine stderr: exits.py: out of patience"]
+
+
+def _alive(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status")
+    if status.parent.parent.is_dir() and Path("/proc/self").exists():
+        try:
+            return "\nState:\tZ" not in status.read_text()
+        except OSError:
+            return False
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    return True
+
+
+def test_a_hanging_engine_times_out_and_is_stopped(capsys, tmp_path, monkeypatch):
+    pid_file = tmp_path / "pid"
+    monkeypatch.setenv("HANG_PID_FILE", str(pid_file))
+    started = time.monotonic()
+    code, out, err = conform(capsys, "hangs", "--no-vectors", "--positions", "start", "--depth", "1",
+                             "--timeout", "1")
+    assert code == 2
+    assert err[0] == "conform: the engine broke the protocol: no answer to legal-turns (id 2) within 1 s"
+    assert time.monotonic() - started < 30
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid), "the hanging engine was left running"
+
+
+def test_an_engine_that_is_not_there(capsys):
+    code = main(["conform", "--engine", "exec /nonexistent/engine-binary", "--depth", "0"])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 2
+    assert err[0] == ("conform: the engine broke the protocol: the engine exited without answering hello (id 1) "
+                      "(exit status 127)")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--timeout", "0"], "--timeout: 0 is not a number of seconds above 0"),
+    (["--depth", "-1"], "--depth: -1 is below 0"),
+])
+def test_bad_options_are_bad_input(capsys, args, message):
+    assert main(["conform", "--engine", "true", *args]) == 2
+    assert capsys.readouterr().err == f"hexodic-check: error: {message}\n"
