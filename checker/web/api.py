@@ -19,6 +19,7 @@ from schemas.requests import (BatchRequestSchema, CheckRequestSchema, LegalTurns
 from schemas.responses import (BatchSchema, LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidateSchema,
                                VerdictSchema)
 
+from .budget import expensive, pause
 from .errors import APIError, api_problem, schema_problem
 from .io import consistent, load, reply
 
@@ -53,9 +54,11 @@ def check_turn():
 
 
 @bp.post("/check/batch")
+@expensive
 def check_batch():
     results = []
     for i, item in enumerate(load(_batch_request)["items"]):
+        pause()     # between items, the worker's other requests run
         prefix = f"items.{i}."
         try:
             if not isinstance(item, dict):
@@ -84,6 +87,7 @@ def render_board():
 
 
 @bp.post("/legal-turns")
+@expensive
 def list_legal_turns():
     data = load(_legal_request)
     position = consistent(data["position"], "position")

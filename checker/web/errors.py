@@ -7,8 +7,10 @@ through :func:`problem`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+from http import HTTPStatus
 
 from flask import Flask, Response
 from marshmallow import ValidationError
@@ -21,11 +23,13 @@ PROBLEM_TYPE = "urn:hexodic:checker:problem:"
 
 class APIError(Exception):
     """An error answer: status, a stable type slug, a title, a detail and
-    optionally a list of ``{path?, rule?, message}`` items."""
+    optionally a list of ``{path?, rule?, message}`` items and response headers."""
 
-    def __init__(self, status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None):
+    def __init__(self, status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None,
+                 headers: dict | None = None):
         super().__init__(detail)
         self.status, self.slug, self.title, self.detail, self.errors = status, slug, title, detail, errors
+        self.headers = headers or {}
 
 
 def problem_body(status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None) -> dict:
@@ -53,6 +57,28 @@ def problem(status: int, slug: str, title: str, detail: str, errors: list[dict] 
     for k, v in (headers or {}).items():
         resp.headers[k] = v
     return resp
+
+
+_SERVER_SLUGS = {400: "bad-request", 403: "forbidden", 414: "request-line-too-long",
+                 417: "expectation-failed", 431: "headers-too-large", 501: "unsupported-transfer-coding"}
+
+
+def server_problem(status: int, reason: str, message: str) -> bytes:
+    """A whole HTTP response for a request the HTTP server refused before the
+    app saw it (gunicorn's ``util.write_error(sock, status, reason, mesg)``,
+    whose own page is HTML): the same problem object as every other error,
+    and the connection closed.  The title is the status's own phrase
+    (gunicorn calls its 501 "Bad Request")."""
+    with contextlib.suppress(ValueError):
+        reason = HTTPStatus(status).phrase
+    if status >= 500 and status != 501:
+        slug, detail = "internal-error", "The server met an unexpected error; it has been logged."
+    else:
+        slug, detail = _SERVER_SLUGS.get(status, "http-error"), message or reason
+    text = json.dumps(problem_body(status, slug, reason, detail)).encode()
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+            f"Content-Length: {len(text)}\r\n\r\n")
+    return head.encode("latin-1") + text
 
 
 def flatten(messages, path: str = "") -> list[dict]:
@@ -87,7 +113,7 @@ _SLUGS = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: 
 def register(app: Flask) -> None:
     @app.errorhandler(APIError)
     def _api_error(exc: APIError):
-        return _json_problem(api_problem(exc))
+        return problem(exc.status, exc.slug, exc.title, exc.detail, exc.errors, exc.headers)
 
     @app.errorhandler(ValidationError)
     def _schema_error(exc: ValidationError):
