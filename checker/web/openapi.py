@@ -55,13 +55,24 @@ def _problem(description: str) -> dict:
 
 
 _ERRORS_BODY = {
-    "400": _problem("The body is not valid JSON, or not a JSON object."),
-    "413": _problem("The body is larger than the limit (default 256 KiB)."),
+    "400": _problem("The body is not valid JSON, or not a JSON object, or it ended before its Content-Length."),
+    "408": _problem("The body did not arrive within the body timeout (default 5 s)."),
+    "413": _problem("The body is larger than the limit (default 256 KiB), chunked or not."),
     "415": _problem("The content type is not JSON."),
     "422": _problem("The body does not match the schema (errors with paths), an HPN or HTN string does not "
                     "parse (the message says where), or the position is not consistent (errors with "
                     "position.* rule ids)."),
 }
+
+
+def _expensive(operations: dict) -> dict:
+    """An endpoint under the work budget (checker.web.budget): it may answer 503."""
+    operations["post"]["responses"]["503"] = {
+        **_problem("This worker is already answering its limit of batches and legal-turn lists at once "
+                   "(HEXODIC_EXPENSIVE_LIMIT, default 2); retry after Retry-After seconds."),
+        "headers": {"Retry-After": {"description": "Seconds to wait before retrying.",
+                                    "schema": {"type": "integer"}}}}
+    return operations
 
 
 def _ok(schema: str, description: str) -> dict:
@@ -125,10 +136,10 @@ def build() -> dict:
         "Check one turn", "CheckRequest", "Verdict",
         "Judge a turn played from a position: legal or illegal, every rule that concerns the turn in turn "
         "order, and for a legal turn the outcome (position, events, capture weighing, end of game)."))
-    spec.path("/v1/check/batch", operations=_post(
+    spec.path("/v1/check/batch", operations=_expensive(_post(
         "Check many turns", "BatchRequest", "Batch",
         f"Each item is judged independently, in order, like POST /v1/check: the answer holds a Verdict, or a "
-        f"Problem for a malformed item, per item. At most {rq.MAX_BATCH} items."))
+        f"Problem for a malformed item, per item. At most {rq.MAX_BATCH} items.")))
     spec.path("/v1/replay", operations=_post(
         "Replay a game", "ReplayRequest", "Replay",
         "Each turn checked and applied in order from `start` (default: the start position), the history kept, "
@@ -140,11 +151,11 @@ def build() -> dict:
     render["post"]["responses"]["200"] = {"description": "The board as SVG.",
                                           "content": {"image/svg+xml": {"schema": {"type": "string"}}}}
     spec.path("/v1/render", operations=render)
-    spec.path("/v1/legal-turns", operations=_post(
+    spec.path("/v1/legal-turns", operations=_expensive(_post(
         "List the legal turns", "LegalTurnsRequest", "LegalTurns",
         "Every legal turn of the position, in the documented order (Projects in board order; no Shape first "
         "when it may be left out, then Shapes by cell, raise before lower; no Echo first, then Echo-Captures, "
-        "then Echo-Locks), or only those beginning with the given Project (and Shape)."))
+        "then Echo-Locks), or only those beginning with the given Project (and Shape).")))
     spec.path("/v1/validate", operations=_post(
         "Validate a position", "ValidateRequest", "Validation",
         "Every position.* consistency condition (D-3), and for a consistent position its status."))
