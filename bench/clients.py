@@ -499,24 +499,25 @@ def report(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
-def throughput(classes: list[str], seconds: float, clients: int = WORKERS) -> dict[str, float]:
+def throughput(classes: list[str], seconds: float, clients: int = WORKERS, rounds: int = 3) -> dict[str, float]:
     """/v1/check req/s of ``clients`` closed-loop processes (one connection
-    per request), per worker class, the classes measured in turn twice
-    (sync, gevent, sync, gevent) so a change of background load touches
-    both alike."""
+    per request), per worker class: both servers up at once, the classes
+    measured in turn ``rounds`` times (sync, gevent, sync, gevent, ...) for
+    ``seconds`` in all each, so a change of background load touches both
+    alike."""
     rates: dict[str, list[float]] = {cls: [] for cls in classes}
     servers = {}
     with contextlib.ExitStack() as stack:
         for cls in classes:
             servers[cls] = stack.enter_context(serve(cls))[0]
-        for _ in range(2):
+        for _ in range(rounds):
             for cls in classes:
-                log(f"clients: throughput of /v1/check under {cls}: {seconds / 2:g} s")
-                load = Loaders(servers[cls], [("/v1/check", CHECK_BODY)] * clients, seconds / 2)
+                log(f"clients: throughput of /v1/check under {cls}: {seconds / rounds:g} s")
+                load = Loaders(servers[cls], [("/v1/check", CHECK_BODY)] * clients, seconds / rounds)
                 text = load.summary()
                 load.close()
                 ok = int(text.split(": ", 1)[1].split(" ", 1)[0]) if text else 0
-                rates[cls].append(ok / (seconds / 2))
+                rates[cls].append(ok / (seconds / rounds))
     return {cls: sum(r) / len(r) for cls, r in rates.items()}
 
 
@@ -525,7 +526,7 @@ def bench_section(seconds: float = 6.0) -> str:
     under the old (sync) and the shipped (gevent) worker class, and the
     issue's target and fairness probes under each."""
     classes = ["sync", "gevent"]
-    rates = throughput(classes, seconds)
+    rates = throughput(classes, 1.5 * seconds)
     rows = compare(classes, ["target", "mixed"], seconds, with_upload=False)
     out = [f"4. Worker classes: sync (before issue 13) and gevent (gunicorn.conf.py), {WORKERS} workers each",
            f"   /v1/check throughput, {WORKERS} closed-loop client processes, one connection per request: "
