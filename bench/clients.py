@@ -277,6 +277,7 @@ class Loaders:
         ctx = multiprocessing.get_context("fork")
         self.counts = ctx.Queue()
         stop_at = time.monotonic() + seconds
+        self._totals = None
         self.procs = [ctx.Process(target=_loop, args=(port, path, body, stop_at, self.counts), daemon=True)
                       for path, body in jobs]
         for p in self.procs:
@@ -285,17 +286,22 @@ class Loaders:
     def tick(self) -> None:
         pass
 
+    def totals(self) -> dict[str, list[int]]:
+        """path -> [answered 200, other], once every process has reported."""
+        if self._totals is None:
+            self._totals = {}
+            for _ in self.procs:
+                try:
+                    path, ok, bad = self.counts.get(timeout=40)
+                except Exception:       # a process that did not report
+                    continue
+                t = self._totals.setdefault(path, [0, 0])
+                t[0] += ok
+                t[1] += bad
+        return self._totals
+
     def summary(self) -> str:
-        totals: dict[str, list[int]] = {}
-        for _ in self.procs:
-            try:
-                path, ok, bad = self.counts.get(timeout=40)
-            except Exception:       # a process that did not report
-                continue
-            t = totals.setdefault(path, [0, 0])
-            t[0] += ok
-            t[1] += bad
-        return "; ".join(f"{path}: {ok} answered 200, {bad} other" for path, (ok, bad) in totals.items())
+        return "; ".join(f"{path}: {ok} answered 200, {bad} other" for path, (ok, bad) in self.totals().items())
 
     def close(self) -> None:
         for p in self.procs:
@@ -514,9 +520,8 @@ def throughput(classes: list[str], seconds: float, clients: int = WORKERS, round
             for cls in classes:
                 log(f"clients: throughput of /v1/check under {cls}: {seconds / rounds:g} s")
                 load = Loaders(servers[cls], [("/v1/check", CHECK_BODY)] * clients, seconds / rounds)
-                text = load.summary()
+                ok = load.totals().get("/v1/check", [0, 0])[0]
                 load.close()
-                ok = int(text.split(": ", 1)[1].split(" ", 1)[0]) if text else 0
                 rates[cls].append(ok / (seconds / rounds))
     return {cls: sum(r) / len(r) for cls, r in rates.items()}
 
