@@ -263,6 +263,23 @@ def test_a_check_answers_beside_worst_case_batches_and_legal_turn_lists(server):
             assert status == 200, (status, data[:300])
 
 
+def test_a_batch_makes_room_between_items_for_a_check():
+    """One worker: a check sent while a 1000-item batch is being judged is
+    answered before the batch is (the batch yields between items; without
+    that the check waited for the whole batch)."""
+    with running_gunicorn(WEB_CONCURRENCY="1") as srv:
+        with contextlib.closing(_connect(srv.port)) as batch:
+            batch.sendall(_head("/v1/check/batch", f"Content-Length: {len(BATCH)}") + BATCH)
+            time.sleep(0.03)    # the worker reads the body and starts on the items
+            status, _, data = _request(srv.port, "POST", "/v1/check", CHECK)
+            assert status == 200 and json.loads(data)["legal"] is True
+            batch.setblocking(False)
+            with contextlib.suppress(BlockingIOError):
+                assert batch.recv(1) == b"", "the batch was answered before the check"
+            got = _response(batch, 30)
+            assert got is not None and got[0] == 200 and len(json.loads(got[2])["results"]) == 1000
+
+
 def test_expensive_requests_over_the_cap_get_503_with_retry_after(monkeypatch):
     """With HEXODIC_EXPENSIVE_LIMIT=1, a legal-turn list asked for while
     another is being computed (a nested request, made from inside the first
