@@ -383,8 +383,11 @@ def test_sigterm_finishes_accepted_requests_and_exits_within_10_s(tmp_path):
 
 def test_the_control_socket_is_the_instance_own(tmp_path):
     path = tmp_path / "checker.ctl"
-    with running_gunicorn(HOME=str(tmp_path / "home"), GUNICORN_CONTROL_SOCKET=str(path)):
-        assert stat.S_ISSOCK(path.stat().st_mode)
+    with running_gunicorn(HOME=str(tmp_path / "home"), GUNICORN_CONTROL_SOCKET=str(path)) as srv:
+        deadline = time.monotonic() + 10    # the master opens it in a thread of its own, after the workers
+        while not path.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert path.exists() and stat.S_ISSOCK(path.stat().st_mode), srv.output()
         assert not (tmp_path / "home").exists()
     assert not path.exists()
 
