@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -43,6 +44,10 @@ class Server:
         text = self.log.read().decode("utf-8", "replace")
         self.log.seek(0, os.SEEK_END)
         return text if tail is None else text[-tail:]
+
+    def booted_workers(self) -> list[int]:
+        """The pids of every worker booted so far, in order (replacements too)."""
+        return [int(pid) for pid in re.findall(r"Booting worker with pid: (\d+)", self.output(tail=None))]
 
 
 def _healthy(port: int) -> bool:

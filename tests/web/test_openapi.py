@@ -7,8 +7,9 @@
   OpenAPI 3.0 meta-schema that schemathesis ships; and a structural check of
   our own that needs neither);
 - it describes every route of the app (static assets aside), every request
-  body of API.md, and for every POST the error answers 400, 413, 415 and 422
-  as ``application/problem+json``.
+  body of API.md, and for every POST the error answers 400, 408, 413, 415
+  and 422 as ``application/problem+json`` (and 503 with ``Retry-After`` for
+  the expensive ones, batches and legal-turn lists).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ OPENAPI = ROOT / "openapi.yaml"
 API_MD_CANDIDATES = [ROOT.parent / "shared" / "API.md", Path("/work/shared/API.md")]
 
 HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
-POST_ERRORS = ("400", "413", "415", "422")
+POST_ERRORS = ("400", "408", "413", "415", "422")
 PROBLEM = "application/problem+json"
 
 
@@ -369,3 +370,20 @@ def test_the_document_is_built_from_the_endpoint_declarations(doc):
         if ep.request is not None:
             ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
             assert ref == "#/components/schemas/" + resolver(ep.request)
+
+
+def test_the_expensive_endpoints_document_their_503_with_retry_after(doc):
+    """Issue 13's work budget: batches and legal-turn lists (and nothing else) are declared
+    expensive, and the document says so: a 503 problem with a Retry-After header."""
+    from checker.web import blueprints
+
+    expensive = {(ep.method.lower(), ep.path) for bp in blueprints() for ep in bp.endpoints if ep.expensive}
+    assert expensive == {("post", "/v1/check/batch"), ("post", "/v1/legal-turns")}
+    for method, path, op in _operations(doc):
+        responses = op["responses"]
+        if (method.lower(), path) not in expensive:
+            assert "503" not in responses, f"{method} {path} documents a 503 it never answers"
+            continue
+        busy = _resolve(doc, responses["503"])
+        assert list(busy["content"]) == [PROBLEM]
+        assert busy["headers"]["Retry-After"]["schema"]["type"] == "integer"
