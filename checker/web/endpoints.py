@@ -26,6 +26,7 @@ from marshmallow import Schema
 
 from checker import RULES_VERSION
 
+from . import observe
 from .pipeline import Operation, encode, load, parse_json
 from .problems import RequestError
 
@@ -101,7 +102,9 @@ class Blueprint(flask.Blueprint):
                 return reply(operation())
         else:
             def view():
-                return reply(operation(body()))
+                answer = operation(body())
+                observe.answered(operation, answer)
+                return reply(answer)
         view.__name__ = rule.strip("/").replace("/", "_").replace("-", "_")
         self._add(method, rule, view, summary, description, operation.request, Content(JSON, schema, ok or summary))
 

@@ -1,4 +1,4 @@
-"""Health, the conformance vectors, the OpenAPI document and the offline interactive API page."""
+"""The conformance vectors, the OpenAPI document and the offline interactive API page."""
 
 from __future__ import annotations
 
@@ -7,10 +7,8 @@ from importlib import resources
 from flask import Response, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
-from checker import RULES_VERSION
 from checker.answers import schema
 from checker.vectors import SHIPPED
-from schemas.responses import HealthSchema
 
 from . import openapi
 from .endpoints import JSON, Blueprint, Content, reply
@@ -56,11 +54,6 @@ def vectors():
 def vectors_schema():
     """The JSON Schemas of a line of the vectors file and of an answers file."""
     return reply({"vectors": schema("vectors"), "answers": schema("answers")})
-
-
-@bp.declare("GET", "/healthz", "Health", answer=Content(JSON, HealthSchema, "The service is up."))
-def healthz():
-    return reply({"status": "ok", "rules_version": RULES_VERSION})
 
 
 @bp.declare("GET", "/openapi.yaml", "This document",
