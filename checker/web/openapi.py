@@ -124,7 +124,9 @@ def build() -> dict:
         openapi_version="3.0.3",
         plugins=[plugin],
         info={"description": "Send a Hexodic position and a proposed turn; get back legal or illegal with a "
-                             "rule-by-rule explanation. Rules version " + RULES_VERSION + "."},
+                             "rule-by-rule explanation. Rules version " + RULES_VERSION + ". Every response "
+                             "carries X-Request-ID: the client's when it sent one (1 to 128 characters from "
+                             "A-Z a-z 0-9 . _ : + / = @ -), else a new one."},
     )
     plugin.converter.add_attribute_function(_custom_fields)
     endpoints = [ep for bp in blueprints() for ep in bp.endpoints]

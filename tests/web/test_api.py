@@ -9,7 +9,9 @@ the comments beside them.
 from __future__ import annotations
 
 import re
+import tomllib
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 import yaml
@@ -98,7 +100,9 @@ def assert_position_output(pos: dict):
 def test_healthz(client):
     resp, body = get(client, "/healthz")
     assert resp.status_code == 200 and resp.mimetype == "application/json"
-    assert body == {"status": "ok", "rules_version": RULES_VERSION}
+    # the application version is the package's, as pyproject.toml declares it
+    version = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]["version"]
+    assert body == {"status": "ok", "rules_version": RULES_VERSION, "version": version}
 
 
 def test_start_position_is_the_start_hpn_of_rules_10(client):
