@@ -7,7 +7,8 @@ imports it before the app, and prometheus_client decides at its own import
 whether it runs in multiprocess mode (``PROMETHEUS_MULTIPROC_DIR``), so the
 directory must be set up first.
 
->>> cpu_quota(Path("/nonexistent"))  # no cgroup files: no quota
+>>> usable_cpus(Path("/nonexistent"), available=4)  # no cgroup files: no quota
+4
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def _ratio(quota: str, period: str) -> float | None:
     return q / p if q > 0 and p > 0 else None
 
 
-def cpu_quota(root: Path = CGROUP_ROOT) -> float | None:
+def cpu_quota(root: Path | None = None) -> float | None:
     """The CPU quota of this process's cgroup in CPUs (``1.5`` for 150 ms per
     100 ms period), or None when there is none.
 
@@ -56,6 +57,7 @@ def cpu_quota(root: Path = CGROUP_ROOT) -> float | None:
     root is the container's own cgroup.  Unreadable or malformed files count
     as no quota.
     """
+    root = CGROUP_ROOT if root is None else root
     v2 = _read(root / "cpu.max")
     if v2 is not None:
         parts = v2.split()
@@ -67,13 +69,11 @@ def cpu_quota(root: Path = CGROUP_ROOT) -> float | None:
     return None
 
 
-def usable_cpus(root: Path = CGROUP_ROOT, available: int | None = None) -> int:
+def usable_cpus(root: Path | None = None, available: int | None = None) -> int:
     """The CPUs this process can keep busy: the CPUs it may run on
     (``available``, default its affinity mask) capped by the cgroup quota
-    rounded up, and at least 1.
-
-    >>> usable_cpus(Path("/nonexistent"), available=8)
-    8
+    rounded up, and at least 1.  ``root`` is the cgroup folder (default
+    :data:`CGROUP_ROOT`).
     """
     if available is None:
         available = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
