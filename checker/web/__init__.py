@@ -6,7 +6,8 @@ them and answers back (request → schema → checker → schema → response):
 - :mod:`~checker.web.pipeline`  each endpoint's work without Flask (also used by the CLI and bench/)
 - :mod:`~checker.web.problems`  why a request cannot be answered, as values
 - :mod:`~checker.web.endpoints` the endpoint declarations; the body in, the answer out
-- :mod:`~checker.web.api`, :mod:`~checker.web.meta`, :mod:`~checker.web.health`, :mod:`~checker.web.playground`  the blueprints
+- :mod:`~checker.web.api`, :mod:`~checker.web.meta`, :mod:`~checker.web.health`, :mod:`~checker.web.docs`,
+  :mod:`~checker.web.playground`  the blueprints
 - :mod:`~checker.web.errors`    every error as problem+json
 - :mod:`~checker.web.observe`   request ids, the JSON request log, metrics
 - :mod:`~checker.web.openapi`   the OpenAPI document, built from the declarations
@@ -50,9 +51,9 @@ def create_app(settings: dict | None = None) -> Flask:
 def blueprints() -> list:
     """The service's blueprints, in the order the app registers them and the
     OpenAPI document lists their endpoints."""
-    from . import api, health, meta, playground
+    from . import api, docs, health, meta, playground
 
-    return [api.bp, meta.bp, health.bp, playground.bp]
+    return [api.bp, meta.bp, health.bp, docs.bp, playground.bp]
 
 
 def _cors(app: Flask) -> None:

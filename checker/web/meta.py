@@ -1,11 +1,10 @@
-"""The conformance vectors, the OpenAPI document and the offline interactive API page."""
+"""The conformance vectors and the OpenAPI document."""
 
 from __future__ import annotations
 
 from importlib import resources
 
-from flask import Response, send_from_directory
-from swagger_ui_bundle import swagger_ui_path
+from flask import Response
 
 from checker.answers import schema
 from checker.vectors import SHIPPED
@@ -14,24 +13,6 @@ from . import openapi
 from .endpoints import JSON, Blueprint, Content, reply
 
 bp = Blueprint("meta", __name__)
-
-_DOCS_PAGE = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Hexodic move-legality checker: API</title>
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
-</head>
-<body>
-<div id="swagger-ui"></div>
-<script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script>
-window.ui = SwaggerUIBundle({url: "/openapi.yaml", dom_id: "#swagger-ui", deepLinking: true,
-                             validatorUrl: null, tryItOutEnabled: true});
-</script>
-</body>
-</html>
-"""
 
 
 @bp.declare("GET", "/v1/vectors", "Conformance vectors", answer=Content(
@@ -60,13 +41,3 @@ def vectors_schema():
             answer=Content("application/yaml", {"type": "object"}, "The OpenAPI 3 document."))
 def openapi_yaml():
     return Response(openapi.as_yaml(), mimetype="application/yaml")
-
-
-@bp.declare("GET", "/docs", "Interactive API page", answer=Content("text/html", {"type": "string"}, "An HTML page."))
-def docs():
-    return Response(_DOCS_PAGE, mimetype="text/html")
-
-
-@bp.get("/docs/assets/<path:filename>")
-def docs_assets(filename: str):
-    return send_from_directory(swagger_ui_path, filename, max_age=3600)
