@@ -13,20 +13,25 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends libcairo2=1.18.4-1+b1 \
     && rm -rf /var/lib/apt/lists/*
 
-WORKDIR /app
+WORKDIR /src
 
 # The dependencies exactly as locked (versions and hashes; the lock `make run`
 # installs too), in a layer of their own that code changes reuse.
 COPY requirements.lock ./
 RUN pip install --no-cache-dir --require-hashes -r requirements.lock
 
-# Then the project itself, without resolving anything again.
+# Then the project itself, built into a wheel and installed without resolving
+# anything again; its source goes, so the server runs the installed package
+# (and a file left out of the package fails here, not in production).
 COPY pyproject.toml README.md ./
 COPY checker ./checker
 COPY schemas ./schemas
-COPY gunicorn.conf.py ./
 RUN pip install --no-cache-dir --no-deps . \
+    && rm -rf /src/* \
     && useradd --system --no-create-home --uid 10001 checker
+
+WORKDIR /app
+COPY gunicorn.conf.py ./
 
 USER 10001
 EXPOSE 8000
