@@ -1,8 +1,9 @@
 """Observability under a real gunicorn with two workers on loopback: after a
-short, bounded load (60 requests from 4 threads) every /metrics answer holds
-the counts of those requests summed over both workers, each request left one
-JSON log line, every response echoed its request id, and the metrics
-directory gunicorn.conf.py made is gone once the server stops."""
+short, bounded load (60 requests from 4 threads), a replacement of every
+worker (SIGHUP) and the same load again, every /metrics answer holds the
+counts of both loads summed over all four worker processes, each request
+left one JSON log line, every response echoed its request id, and the
+metrics directory gunicorn.conf.py made is gone once the server stops."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import http.client
 import json
 import re
 import signal
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -74,60 +76,99 @@ def _samples(text: str) -> dict:
             for family in text_string_to_metric_families(text) for s in family.samples}
 
 
+def _workers(master: int) -> set[int]:
+    """The pids of the master's child processes (Linux /proc)."""
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == master:
+            out.add(int(stat.parent.name))
+    return out
+
+
+def _replace_workers(srv, count: int = 2, timeout: float = 20.0) -> None:
+    """SIGHUP: gunicorn starts new workers and stops the old ones; wait until
+    only ``count`` new ones are left."""
+    old = _workers(srv.proc.pid)
+    srv.proc.send_signal(signal.SIGHUP)
+    deadline = time.monotonic() + timeout
+    while True:
+        now = _workers(srv.proc.pid)
+        if len(now) == count and not now & old:
+            return
+        assert time.monotonic() < deadline, f"workers not replaced after SIGHUP: {old} -> {now}\n{srv.output()}"
+        time.sleep(0.1)
+
+
+def _load(port: int, prefix: str) -> tuple[list[str], list]:
+    ids = [f"{prefix}-{i}" for i in range(len(LOAD))]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        answers = list(pool.map(lambda job: _send(port, *job[0][:3], request_id=job[1]), zip(LOAD, ids)))
+    return ids, answers
+
+
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    """Serve, load, scrape, stop: everything the tests below look at."""
+    """Serve; load; replace every worker (SIGHUP); load again; scrape; stop.
+    The second load is served by other processes than the first, so the
+    scrapes can only show both loads' counts if they sum over workers, dead
+    ones included."""
     tmp = tmp_path_factory.mktemp("gunicorn-tmp")
     with running_gunicorn(TMPDIR=str(tmp)) as srv:
         metrics_dirs = list(tmp.glob("hexodic-metrics-*"))
-        ids = [f"load-{i}" for i in range(len(LOAD))]
-        with ThreadPoolExecutor(max_workers=4) as pool:
-            answers = list(pool.map(lambda job: _send(srv.port, *job[0][:3], request_id=job[1]), zip(LOAD, ids)))
+        first_ids, first = _load(srv.port, "load")
+        _replace_workers(srv)
+        again_ids, again = _load(srv.port, "again")
         scrapes = [_send(srv.port, "GET", "/metrics", None) for _ in range(4)]
         worker_files = sorted(p.name for d in metrics_dirs for p in d.glob("*.db"))
         srv.proc.send_signal(signal.SIGTERM)
         exit_code = srv.proc.wait(timeout=15)
         log = srv.output(tail=None)
-    return {"answers": answers, "ids": ids, "scrapes": scrapes, "metrics_dirs": metrics_dirs,
+    return {"phases": [(first_ids, first), (again_ids, again)], "scrapes": scrapes, "metrics_dirs": metrics_dirs,
             "worker_files": worker_files, "exit_code": exit_code, "log": log, "tmp": tmp}
 
 
 def test_every_answer_is_as_expected_and_echoes_its_request_id(run):
-    for (method, path, _, status), rid, (got, headers, _) in zip(LOAD, run["ids"], run["answers"]):
-        assert (got, headers.get("x-request-id")) == (status, rid), (method, path)
+    for ids, answers in run["phases"]:
+        for (method, path, _, status), rid, (got, headers, _) in zip(LOAD, ids, answers):
+            assert (got, headers.get("x-request-id")) == (status, rid), (method, path)
 
 
 def test_the_metrics_dir_is_a_fresh_one_of_this_instance(run):
     assert len(run["metrics_dirs"]) == 1, run["metrics_dirs"]
 
 
-def test_both_workers_served_and_wrote_their_own_metric_files(run):
+def test_the_replaced_and_the_new_workers_each_wrote_their_own_files(run):
     pids = {m.group(1) for f in run["worker_files"] if (m := re.fullmatch(r"counter_(\d+)\.db", f))}
     assert len(pids) >= 2, run["worker_files"]
 
 
-def test_every_scrape_shows_the_load_summed_over_the_workers(run):
+def test_every_scrape_shows_both_loads_summed_over_the_workers(run):
     for status, headers, body in run["scrapes"]:
         assert status == 200 and headers["content-type"].startswith("text/plain")
         samples = _samples(body.decode())
         got = {key: samples.get(key) for key in EXPECTED}
-        assert got == EXPECTED
+        assert got == {key: 2 * n for key, n in EXPECTED.items()}
 
 
 def test_one_json_line_per_request_with_the_fields(run):
     lines = [json.loads(line) for line in run["log"].splitlines() if line.startswith("{")]
-    mine = {line["request_id"]: line for line in lines if line["request_id"].startswith("load-")}
-    assert len(mine) == len(LOAD) == sum(1 for line in lines if line["request_id"].startswith("load-"))
-    for (method, path, _, status), rid in zip(LOAD, run["ids"]):
-        line = mine[rid]
-        assert (line["method"], line["status"]) == (method, status)
-        assert line["route"] == (path if status != 404 else "unmatched")
-        assert isinstance(line["duration_ms"], (int, float)) and re.match(r"\d{4}-\d\d-\d\dT", line["time"])
-    assert mine["load-0"]["failed_rules"] == ["place.opening-restriction"]
-    assert mine["load-42"]["failed_rules"] == ["shape.range"]      # the first OUT_OF_RANGE
-    assert mine["load-48"]["failed_rules"] == ["place.opening-restriction"] and \
-        mine["load-48"]["problems"] == ["invalid-body"]             # the first batch
-    assert mine["load-52"]["problems"] == ["invalid-json"]
+    for prefix in ("load", "again"):
+        mine = {line["request_id"]: line for line in lines if line["request_id"].startswith(prefix + "-")}
+        assert len(mine) == len(LOAD) == sum(1 for line in lines if line["request_id"].startswith(prefix + "-"))
+        for i, (method, path, _, status) in enumerate(LOAD):
+            line = mine[f"{prefix}-{i}"]
+            assert (line["method"], line["status"]) == (method, status)
+            assert line["route"] == (path if status != 404 else "unmatched")
+            assert isinstance(line["duration_ms"], (int, float)) and re.match(r"\d{4}-\d\d-\d\dT", line["time"])
+        assert mine[f"{prefix}-0"]["failed_rules"] == ["place.opening-restriction"]
+        assert mine[f"{prefix}-42"]["failed_rules"] == ["shape.range"]      # the first OUT_OF_RANGE
+        assert mine[f"{prefix}-48"]["failed_rules"] == ["place.opening-restriction"] and \
+            mine[f"{prefix}-48"]["problems"] == ["invalid-body"]             # the first batch
+        assert mine[f"{prefix}-52"]["problems"] == ["invalid-json"]
     # gunicorn's own plain-text access line is gone: no line in Apache's combined format
     assert not re.search(r'"(GET|POST) /\S* HTTP/1\.[01]" \d{3}', run["log"])
 
