@@ -34,7 +34,7 @@ PIP_TIMEOUT = 300
 # Every page and asset to fetch from the installed package: add new pages here.
 PAGES = ["/", "/static/playground/playground.js", "/static/playground/playground.css",
          "/docs", "/docs/assets/swagger-ui.css", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/docs.js",
-         "/openapi.yaml", "/v1/vectors", "/v1/rules", "/v1/start", "/healthz", "/readyz"]
+         "/openapi.yaml", "/v1/vectors", "/v1/vectors/schema", "/v1/rules", "/v1/start", "/healthz", "/readyz"]
 
 
 def _image_files(dockerfile: str) -> dict[str, list[tuple[str, str]]]:
