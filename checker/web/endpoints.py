@@ -32,7 +32,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from checker import RULES_VERSION
 
-from . import budget
+from . import budget, observe
 from .pipeline import Operation, encode, load, parse_json
 from .problems import RequestError
 
@@ -122,8 +122,10 @@ class Content:
 @dataclass(frozen=True)
 class Endpoint:
     """One endpoint: method and full path, summary and description, the JSON
-    request body's schema (None: no body), the successful answer, and whether
-    it is expensive (under the work budget: it may answer 503)."""
+    request body's schema (None: no body), the successful answer, whether
+    it is expensive (under the work budget: it may answer 503) and the
+    problems of its own it may answer, ``(status, description)`` pairs
+    (beyond those of any JSON body)."""
 
     method: str
     path: str
@@ -132,6 +134,7 @@ class Endpoint:
     request: type[Schema] | None
     answer: Content
     expensive: bool = False
+    problems: tuple[tuple[str, str], ...] = ()
 
 
 def _under_budget(view: Callable) -> Callable:
@@ -152,9 +155,10 @@ class Blueprint(flask.Blueprint):
         self.endpoints: list[Endpoint] = []
 
     def _add(self, method: str, rule: str, view: Callable, summary: str, description: str | None,
-             request: type[Schema] | None, answer: Content, expensive: bool) -> None:
+             request: type[Schema] | None, answer: Content, expensive: bool,
+             problems: dict[str, str] | None = None) -> None:
         self.endpoints.append(Endpoint(method, (self.url_prefix or "") + rule, summary, description or summary,
-                                       request, answer, expensive))
+                                       request, answer, expensive, tuple((problems or {}).items())))
         self.add_url_rule(rule, view_func=_under_budget(view) if expensive else view, methods=[method])
 
     def serve(self, method: str, rule: str, operation: Operation, summary: str, description: str | None = None,
@@ -170,16 +174,20 @@ class Blueprint(flask.Blueprint):
                 return reply(operation())
         else:
             def view():
-                return reply(operation(body()))
+                answer = operation(body())
+                observe.answered(operation, answer)
+                return reply(answer)
         view.__name__ = rule.strip("/").replace("/", "_").replace("-", "_")
         self._add(method, rule, view, summary, description, operation.request, Content(JSON, schema, ok or summary),
                   expensive)
 
     def declare(self, method: str, rule: str, summary: str, description: str | None = None, *,
-                answer: Content, request: type[Schema] | None = None, expensive: bool = False) -> Callable:
+                answer: Content, request: type[Schema] | None = None, expensive: bool = False,
+                problems: dict[str, str] | None = None) -> Callable:
         """Declare the view below at ``rule``.  With a ``request`` schema the
         view is called with the loaded JSON body; an ``expensive`` one runs
-        under the work budget."""
+        under the work budget; ``problems`` are the problem answers of its own
+        (status: description)."""
         def decorator(view: Callable) -> Callable:
             if request is None:
                 served = view
@@ -189,6 +197,6 @@ class Blueprint(flask.Blueprint):
                 @functools.wraps(view)
                 def served():
                     return view(load(schema, body()))
-            self._add(method, rule, served, summary, description, request, answer, expensive)
+            self._add(method, rule, served, summary, description, request, answer, expensive, problems)
             return view
         return decorator

@@ -18,6 +18,7 @@ from http import HTTPStatus
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
+from . import observe
 from .problems import RequestError, problem_body
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ def problem(status: int, slug: str, title: str, detail: str, errors: list[dict] 
 
 
 def _json_problem(body: dict, headers: dict | None = None) -> Response:
+    observe.problem(body)
     # ASCII-escaped: a message may quote the client's input, lone surrogates included.
     return Response(json.dumps(body), status=body["status"], mimetype="application/problem+json", headers=headers)
 

@@ -103,7 +103,8 @@ def _operation(ep: Endpoint) -> dict:
     answer = {"description": ep.answer.description,
               "content": {ep.answer.media: {"schema": copy.deepcopy(ep.answer.schema)}}}
     op["responses"] = {"200": answer, **(copy.deepcopy(_ERRORS_BODY) if ep.request is not None else {}),
-                       **(copy.deepcopy(_ERRORS_EXPENSIVE) if ep.expensive else {})}
+                       **(copy.deepcopy(_ERRORS_EXPENSIVE) if ep.expensive else {}),
+                       **{status: _problem(description) for status, description in ep.problems}}
     return {ep.method.lower(): op}
 
 
@@ -134,7 +135,9 @@ def build() -> dict:
         openapi_version="3.0.3",
         plugins=[plugin],
         info={"description": "Send a Hexodic position and a proposed turn; get back legal or illegal with a "
-                             "rule-by-rule explanation. Rules version " + RULES_VERSION + "."},
+                             "rule-by-rule explanation. Rules version " + RULES_VERSION + ". Every response "
+                             "carries X-Request-ID: the client's when it sent one (1 to 128 characters from "
+                             "A-Z a-z 0-9 . _ : + / = @ -), else a new one."},
     )
     plugin.converter.add_attribute_function(_custom_fields)
     endpoints = [ep for bp in blueprints() for ep in bp.endpoints]
