@@ -36,9 +36,9 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from checker import RULES_VERSION, board
 from checker.counting import perft_count
+from checker.ending import game_status
 from checker.legality import FAILED, NOT_APPLICABLE, PASSED, Check, Verdict, check, validate
 from checker.notation import NotationError, position_to_hpn
-from checker.play import game_status
 from checker.position import Position
 from checker.web.pipeline import (check_request, consistent, legal_turns_request, load, loads, perft_request,
                                   replay_request, validate_request)

@@ -17,9 +17,9 @@ The enumeration order is fixed and documented, so clients can compare lists:
 >>> len(turns)  # 36 Places (not d4), each with a raise of a cell within 2 steps
 480
 
-The primitives here (which cells a Place may use, whether the cooldown skip
-applies, which Shapes are legal around a landing cell) are shared with
-:mod:`checker.legality` and :mod:`checker.play`, so the three agree.
+The Projects come from :mod:`checker.projects`; the Shape primitives here
+(which Shapes are legal around a landing cell, which of them make the Shape
+mandatory) are shared with :mod:`checker.legality`, so the two agree.
 """
 
 from __future__ import annotations
@@ -27,86 +27,19 @@ from __future__ import annotations
 from typing import Sequence
 
 from . import board
-from .board import CENTRE, NEIGHBOURS, WITHIN_2, Cell
+from .board import NEIGHBOURS, WITHIN_2, Cell
+from .ending import game_over_reason
 from .position import Position, other
-from .turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Skip, Turn
+from .projects import legal_projects
+from .turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Turn
 
-__all__ = ["place_cells", "skip_applies", "legal_moves", "has_legal_project", "legal_projects",
-           "legal_shapes", "mandating_shapes", "legal_turns", "game_over_reason", "network_group"]
+__all__ = ["legal_shapes", "mandating_shapes", "legal_turns"]
 
-# Interned parts: every possible Place, Shape and Echo, made once.
-_PLACES = tuple(Place(c) for c in board.CELLS)
+# Interned parts: every possible Shape and Echo, made once.
 _RAISES = tuple(Shape(RAISE, c) for c in board.CELLS)
 _LOWERS = tuple(Shape(LOWER, c) for c in board.CELLS)
 _CAPTURES = tuple(Echo(CAPTURE, c) for c in board.CELLS)
 _LOCKS = tuple(Echo(LOCK, c) for c in board.CELLS)
-_MOVES = {(a, b): Move(a, b) for a in board.CELLS for b in NEIGHBOURS[a]}
-_SKIP = Skip()
-
-
-def place_cells(pos: Position, ignore_cooldown: bool = False) -> list[Cell]:
-    """The cells the player to move may Place on, in board order (reserve not
-    considered).  Empty, unlocked, off the centre before the first Place, and
-    at least 2 steps from every cooldown cell unless ``ignore_cooldown``."""
-    m = pos.mover
-    stones, locked = pos.stones, pos.locked
-    cooldown = () if ignore_cooldown else tuple(m.cooldown)
-    steps = board.STEPS
-    out = []
-    for c in board.CELLS:
-        if stones[c] is not None or locked[c]:
-            continue
-        if not m.placed and c == CENTRE:
-            continue
-        if cooldown and any(steps[c][k] < 2 for k in cooldown):
-            continue
-        out.append(c)
-    return out
-
-
-def skip_applies(pos: Position) -> bool:
-    """Whether the cooldown skip applies to the player to move (RULES §4, D-4):
-    stones in reserve, a non-empty cooldown, no legal Place with it, and some
-    legal Place without it."""
-    m = pos.mover
-    if m.reserve < 1 or not m.cooldown:
-        return False
-    return not place_cells(pos) and bool(place_cells(pos, ignore_cooldown=True))
-
-
-def legal_moves(pos: Position) -> list[Move]:
-    """Every legal Move of the player to move, ignoring the reserve rule:
-    own stone, to a neighbour that is empty or holds an enemy stone on a
-    strictly lower tier."""
-    me = pos.to_move
-    stones, tiers = pos.stones, pos.tiers
-    out = []
-    for a in board.CELLS:
-        if stones[a] != me:
-            continue
-        ta = tiers[a]
-        for b in NEIGHBOURS[a]:
-            sb = stones[b]
-            if sb is None or (sb != me and tiers[b] < ta):
-                out.append(_MOVES[a, b])
-    return out
-
-
-def has_legal_project(pos: Position) -> bool:
-    """Whether the player to move has any legal Project (else: Strangle).
-    With stones in reserve, a Place or the cooldown skip; otherwise a Move."""
-    if pos.mover.reserve > 0:
-        return bool(place_cells(pos, ignore_cooldown=True))
-    return bool(legal_moves(pos))
-
-
-def legal_projects(pos: Position) -> list:
-    """The legal Projects of the player to move, in the documented order."""
-    if pos.mover.reserve > 0:
-        if skip_applies(pos):
-            return [_SKIP]
-        return [_PLACES[c] for c in place_cells(pos)]
-    return legal_moves(pos)
 
 
 def legal_shapes(tiers: Sequence[int], locked: Sequence[bool], landing: Cell,
@@ -129,41 +62,6 @@ def mandating_shapes(shapes: Sequence[Shape], stones: Sequence[str | None], move
     """The legal Shapes that make the Shape mandatory: those targeting a cell
     not occupied by the mover's own stone (RULES §5, ``shape.mandate``)."""
     return [s for s in shapes if stones[s.cell] != mover]
-
-
-def network_group(stones: Sequence[str | None], tiers: Sequence[int], who: str) -> list[Cell]:
-    """The largest connected group of ``who``'s stones on tier-2 cells (cells
-    in board order); a Network when it has 5 or more."""
-    on2 = {c for c in board.CELLS if stones[c] == who and tiers[c] == 2}
-    best: list[Cell] = []
-    while on2:
-        start = on2.pop()
-        group, todo = [start], [start]
-        while todo:
-            c = todo.pop()
-            for n in NEIGHBOURS[c]:
-                if n in on2:
-                    on2.discard(n)
-                    group.append(n)
-                    todo.append(n)
-        if len(group) > len(best):
-            best = group
-    return sorted(best)
-
-
-def game_over_reason(pos: Position) -> str | None:
-    """Why a position accepts no turn (RULES §8, D-13), or ``None``:
-    ``'takeover'``, ``'network'``, ``'strangle'`` or ``'tiebreak'``."""
-    a, b = pos.player("A"), pos.player("B")
-    if a.captures >= 6 or b.captures >= 6:
-        return "takeover"
-    if pos.half_moves >= 1 and len(network_group(pos.stones, pos.tiers, other(pos.to_move))) >= 5:
-        return "network"
-    if not has_legal_project(pos):
-        return "strangle"
-    if pos.half_moves >= 60:
-        return "tiebreak"
-    return None
 
 
 def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list[Turn]:

@@ -26,10 +26,12 @@ from typing import Iterable, NamedTuple
 from . import board
 from .board import CENTRE, NEIGHBOURS, STEPS, Cell
 from .catalogue import RULE_IDS, RULES, STEP_ECHO, STEP_GAME, STEP_MOVE, STEP_PLACE, STEP_POSITION, STEP_SHAPE
-from .generate import game_over_reason, legal_shapes, legal_turns, mandating_shapes, place_cells, skip_applies
+from .ending import GameResult, describe_game_over, game_over_reason, game_status
+from .generate import legal_shapes, legal_turns, mandating_shapes
 from .notation import shape_to_htn, turn_to_htn
-from .play import GameResult, Outcome, apply, describe_game_over, game_status
+from .play import Outcome, apply
 from .position import MAX_HALF_MOVES, Position, Problem, other
+from .projects import place_cells, skip_applies
 from .turn import CAPTURE, RAISE, Move, Place, Skip, Turn
 
 __all__ = ["PASSED", "FAILED", "NOT_APPLICABLE", "Check", "Verdict", "InconsistentPosition", "check",

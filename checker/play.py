@@ -1,5 +1,5 @@
-"""Applying a legal turn: the new position, the events, the capture checks'
-weighing and the end of the game (RULES §4–§8).
+"""Applying a legal turn: the new position, the events and the capture checks'
+weighing (RULES §4–§7); the end of the game is :mod:`checker.ending`'s.
 
 >>> from checker.position import Position
 >>> from checker.notation import parse_htn, position_to_hpn
@@ -23,13 +23,11 @@ from typing import Iterable, Sequence
 from . import board
 from .board import NEIGHBOURS, SLOTS, Cell
 from .catalogue import LINKS
-from .generate import game_over_reason, has_legal_project, network_group
-from .position import MAX_HALF_MOVES, PlayerState, Position, other
+from .ending import GameResult, end_of_game
+from .position import PlayerState, Position, other
 from .turn import CAPTURE, LOCK, RAISE, Move, Place, Skip, Turn
 
-__all__ = ["Term", "Weighing", "Event", "TiebreakFigures", "GameResult", "Outcome",
-           "apply", "weigh_encirclement", "weigh_echo_capture", "end_of_game", "game_status",
-           "describe_game_over", "tiebreak_figures"]
+__all__ = ["Term", "Weighing", "Event", "Outcome", "apply", "weigh_encirclement", "weigh_echo_capture"]
 
 N = board.name
 
@@ -89,30 +87,6 @@ class Event:
     message: str
     more: str
     kind: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TiebreakFigures:
-    """A player's four tiebreak figures, in the order they are compared."""
-
-    stones_on_unlocked_tier2: int
-    tier_sum: int
-    captures: int
-    raises: int
-
-    def as_tuple(self) -> tuple[int, int, int, int]:
-        return (self.stones_on_unlocked_tier2, self.tier_sum, self.captures, self.raises)
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    over: bool
-    result: str | None        # "A", "B", "draw" or None
-    reason: str | None        # takeover, network, strangle, repetition, threefold, tiebreak
-    message: str
-    repetition: str           # "evaluated" or "not_evaluated"
-    tiebreak: dict[str, TiebreakFigures] | None = None
-    more: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,124 +152,6 @@ def weigh_echo_capture(stones: Sequence[str | None], tiers: Sequence[int], mover
         total = sum(x.value for x in terms)
         out.append(Weighing("echo", N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
     return out
-
-
-# --------------------------------------------------------- end of game ------
-
-def tiebreak_figures(pos: Position, who: str) -> TiebreakFigures:
-    stones, tiers, locked = pos.stones, pos.tiers, pos.locked
-    mine = [c for c in board.CELLS if stones[c] == who]
-    ps = pos.player(who)
-    return TiebreakFigures(sum(1 for c in mine if tiers[c] == 2 and not locked[c]),
-                           sum(tiers[c] for c in mine), ps.captures, ps.raises)
-
-
-_TIEBREAK_WORDS = ("stones on unlocked tier-2 cells", "sum of tiers under their stones",
-                   "captures", "raises")
-_TIEBREAK_WINS = ("more stones on unlocked tier-2 cells", "the higher sum of tiers under their stones",
-                  "more captures", "more raises")
-
-
-def _tiebreak(pos: Position) -> tuple[str, str, dict[str, TiebreakFigures]]:
-    figs = {"A": tiebreak_figures(pos, "A"), "B": tiebreak_figures(pos, "B")}
-    a, b = figs["A"].as_tuple(), figs["B"].as_tuple()
-    head = f"The half-move cap is reached ({MAX_HALF_MOVES} half-moves) and the tiebreak decides: "
-    for i, wins in enumerate(_TIEBREAK_WINS):
-        if a[i] != b[i]:
-            winner = "A" if a[i] > b[i] else "B"
-            level = ", ".join(f"{w} ({a[j]} each)" for j, w in enumerate(_TIEBREAK_WORDS[:i]))
-            lead = f"level on {level}; then " if level else ""
-            return winner, (f"{head}{lead}{winner} has {wins} ({max(a[i], b[i])} to {min(a[i], b[i])}). "
-                            f"{winner} wins."), figs
-    level = ", ".join(f"{w} {a[j]}" for j, w in enumerate(_TIEBREAK_WORDS))
-    return "draw", f"{head}level on every figure ({level} each): a draw.", figs
-
-
-def _no_project_text(pos: Position) -> str:
-    who = pos.to_move
-    if pos.mover.reserve > 0:
-        return f"{who} has {pos.mover.reserve} stones in reserve but no cell they may Place on"
-    return f"{who}'s reserve is empty and none of {who}'s stones has a legal Move"
-
-
-def describe_game_over(pos: Position, reason: str) -> str:
-    """Why a position accepts no turn, in words (for ``game.over``)."""
-    if reason == "takeover":
-        who = "A" if pos.player("A").captures >= 6 else "B"
-        return f"{who} has captured {pos.player(who).captures} enemy stones (Takeover: 6 or more)"
-    if reason == "network":
-        who = other(pos.to_move)
-        group = network_group(pos.stones, pos.tiers, who)
-        return (f"{who}, who moved last, has a Network: {len(group)} stones on tier-2 cells "
-                f"form one connected group ({', '.join(N(c) for c in group)})")
-    if reason == "strangle":
-        return f"{_no_project_text(pos)} (Strangle)"
-    return f"all {MAX_HALF_MOVES} half-moves have been played (half-move cap); the tiebreak decided the game"
-
-
-def game_status(pos: Position, history_given: bool = True) -> GameResult:
-    """The game's state in ``pos`` itself, before any turn: over (and who won)
-    when the position accepts no turn (RULES §8, D-13), otherwise going on."""
-    rep = "evaluated" if history_given else "not_evaluated"
-    reason = game_over_reason(pos)
-    if reason is None:
-        return GameResult(False, None, None, f"The game goes on: {pos.to_move} is to move "
-                          f"({pos.half_moves} of {MAX_HALF_MOVES} half-moves played).", rep)
-    text = describe_game_over(pos, reason)
-    if reason == "tiebreak":
-        result, msg, figs = _tiebreak(pos)
-        return GameResult(True, result, reason, msg, rep, figs, LINKS["game-end"])
-    if reason == "takeover":
-        result = "A" if pos.player("A").captures >= 6 else "B"
-    else:  # network and strangle: the player who just moved wins
-        result = other(pos.to_move)
-    return GameResult(True, result, reason, f"The game is over: {text}. {result} wins.", rep, more=LINKS[reason])
-
-
-def end_of_game(before: Position, after: Position, skipped: bool,
-                history: Iterable[Position] | None) -> GameResult:
-    """The end-of-game checks after a turn from ``before`` to ``after``, in
-    the order of RULES §8 (D-11).  ``history`` is the game's earlier positions
-    (not including ``before``); ``None`` means repetition and threefold
-    cannot be evaluated."""
-    me = before.to_move
-    enemy = other(me)
-    evaluated = history is not None
-    rep = "evaluated" if evaluated else "not_evaluated"
-    note = "" if evaluated else (" Repetition and threefold were not evaluated: the request has no history.")
-
-    captures = after.player(me).captures
-    if captures >= 6:
-        return GameResult(True, me, "takeover",
-                          f"{me} wins by Takeover: {me} has captured {captures} enemy stones (6 or more).",
-                          rep, more=LINKS["takeover"])
-    group = network_group(after.stones, after.tiers, me)
-    if len(group) >= 5:
-        return GameResult(True, me, "network",
-                          f"{me} wins by Network: {len(group)} of {me}'s stones on tier-2 cells form one "
-                          f"connected group ({', '.join(N(c) for c in group)}).", rep, more=LINKS["network"])
-    if not has_legal_project(after):
-        return GameResult(True, me, "strangle",
-                          f"{me} wins by Strangle: {enemy} begins their turn with no legal Project "
-                          f"({_no_project_text(after)}).", rep, more=LINKS["strangle"])
-    if evaluated:
-        key = after.key()
-        earlier = [p.key() for p in history] + [before.key()]
-        seen = earlier.count(key)
-        if seen and not skipped:
-            return GameResult(True, enemy, "repetition",
-                              f"{me} loses by repetition: the turn recreates a position that occurred earlier "
-                              f"in the game. {enemy} wins.", rep, more=LINKS["game-end"])
-        if seen + 1 >= 3:
-            return GameResult(True, "draw", "threefold",
-                              f"Draw by threefold repetition: this position, with {enemy} to move, has now "
-                              f"occurred {seen + 1} times.", rep, more=LINKS["game-end"])
-    if after.half_moves >= MAX_HALF_MOVES:
-        result, msg, figs = _tiebreak(after)
-        return GameResult(True, result, "tiebreak", msg + note, rep, figs, LINKS["game-end"])
-    return GameResult(False, None, None,
-                      f"The game goes on: {enemy} is to move ({after.half_moves} of {MAX_HALF_MOVES} "
-                      f"half-moves played).{note}", rep)
 
 
 # -------------------------------------------------------------- apply ------

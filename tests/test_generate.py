@@ -17,10 +17,12 @@ import random
 import pytest
 
 from checker import board
-from checker.generate import game_over_reason, legal_moves, legal_turns, skip_applies
+from checker.ending import game_over_reason
+from checker.generate import legal_turns
 from checker.legality import check
 from checker.notation import turn_to_htn
 from checker.position import Position
+from checker.projects import legal_moves, skip_applies
 from checker.turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Skip, Turn
 from tests.helpers import C, T, build
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 
 from checker import board
-from checker.generate import game_over_reason
+from checker.ending import game_over_reason
 from checker.legality import check
 from checker.play import apply
 from tests.helpers import C, T, build
