@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Iterable, Sequence
 
 from . import board
@@ -24,10 +25,25 @@ from .catalogue import LINKS
 from .position import MAX_HALF_MOVES, Position, other
 from .projects import has_legal_project
 
-__all__ = ["TiebreakFigures", "GameResult", "network_group", "game_over_reason", "tiebreak_figures",
+__all__ = ["EndReason", "TiebreakFigures", "GameResult", "network_group", "game_over_reason", "tiebreak_figures",
            "describe_game_over", "game_status", "end_of_game"]
 
 N = board.name
+
+
+class EndReason(StrEnum):
+    """How a game ended (RULES §8).  A ``StrEnum``: equal to, and written as,
+    its string."""
+    TAKEOVER = "takeover"
+    NETWORK = "network"
+    STRANGLE = "strangle"
+    REPETITION = "repetition"
+    THREEFOLD = "threefold"
+    TIEBREAK = "tiebreak"
+
+
+TAKEOVER, NETWORK, STRANGLE = EndReason.TAKEOVER, EndReason.NETWORK, EndReason.STRANGLE
+REPETITION, THREEFOLD, TIEBREAK = EndReason.REPETITION, EndReason.THREEFOLD, EndReason.TIEBREAK
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +63,7 @@ class TiebreakFigures:
 class GameResult:
     over: bool
     result: str | None        # "A", "B", "draw" or None
-    reason: str | None        # takeover, network, strangle, repetition, threefold, tiebreak
+    reason: EndReason | None
     message: str
     repetition: str           # "evaluated" or "not_evaluated"
     tiebreak: dict[str, TiebreakFigures] | None = None
@@ -80,18 +96,18 @@ def _takeover_winner(pos: Position) -> str:
     return "A" if pos.player("A").captures >= 6 else "B"
 
 
-def game_over_reason(pos: Position) -> str | None:
+def game_over_reason(pos: Position) -> EndReason | None:
     """Why a position accepts no turn (RULES §8, D-13), or ``None``:
-    ``'takeover'``, ``'network'``, ``'strangle'`` or ``'tiebreak'``."""
+    Takeover, Network, Strangle or the half-move cap (``TIEBREAK``)."""
     a, b = pos.player("A"), pos.player("B")
     if a.captures >= 6 or b.captures >= 6:
-        return "takeover"
+        return TAKEOVER
     if pos.half_moves >= 1 and len(network_group(pos.stones, pos.tiers, other(pos.to_move))) >= 5:
-        return "network"
+        return NETWORK
     if not has_legal_project(pos):
-        return "strangle"
+        return STRANGLE
     if pos.half_moves >= MAX_HALF_MOVES:
-        return "tiebreak"
+        return TIEBREAK
     return None
 
 
@@ -141,16 +157,16 @@ def _no_project_text(pos: Position) -> str:
     return f"{who}'s reserve is empty and none of {who}'s stones has a legal Move"
 
 
-def describe_game_over(pos: Position, reason: str) -> str:
+def describe_game_over(pos: Position, reason: EndReason) -> str:
     """Why a position accepts no turn, in words (for ``game.over``)."""
-    if reason == "takeover":
+    if reason == TAKEOVER:
         who = _takeover_winner(pos)
         return f"{_captured_text(who, pos.player(who).captures)} (Takeover: 6 or more)"
-    if reason == "network":
+    if reason == NETWORK:
         who = other(pos.to_move)
         group = network_group(pos.stones, pos.tiers, who)
         return f"{who}, who moved last, has a Network: {len(group)} stones {_group_text(group)}"
-    if reason == "strangle":
+    if reason == STRANGLE:
         return f"{_no_project_text(pos)} (Strangle)"
     return f"all {MAX_HALF_MOVES} half-moves have been played (half-move cap); the tiebreak decided the game"
 
@@ -169,11 +185,11 @@ def game_status(pos: Position, history_given: bool = True) -> GameResult:
     reason = game_over_reason(pos)
     if reason is None:
         return _goes_on(pos, rep)
-    if reason == "tiebreak":
+    if reason == TIEBREAK:
         result, msg, figs = _tiebreak(pos)
         return GameResult(True, result, reason, msg, rep, figs, LINKS["game-end"])
     # Takeover: whoever has 6 captures; Network and Strangle: the player who just moved
-    result = _takeover_winner(pos) if reason == "takeover" else other(pos.to_move)
+    result = _takeover_winner(pos) if reason == TAKEOVER else other(pos.to_move)
     return GameResult(True, result, reason, f"The game is over: {describe_game_over(pos, reason)}. {result} wins.",
                       rep, more=LINKS[reason])
 
@@ -192,15 +208,15 @@ def end_of_game(before: Position, after: Position, skipped: bool,
 
     captures = after.player(me).captures
     if captures >= 6:
-        return GameResult(True, me, "takeover", f"{me} wins by Takeover: {_captured_text(me, captures)} (6 or more).",
+        return GameResult(True, me, TAKEOVER, f"{me} wins by Takeover: {_captured_text(me, captures)} (6 or more).",
                           rep, more=LINKS["takeover"])
     group = network_group(after.stones, after.tiers, me)
     if len(group) >= 5:
-        return GameResult(True, me, "network",
+        return GameResult(True, me, NETWORK,
                           f"{me} wins by Network: {len(group)} of {me}'s stones {_group_text(group)}.",
                           rep, more=LINKS["network"])
     if not has_legal_project(after):
-        return GameResult(True, me, "strangle",
+        return GameResult(True, me, STRANGLE,
                           f"{me} wins by Strangle: {enemy} begins their turn with no legal Project "
                           f"({_no_project_text(after)}).", rep, more=LINKS["strangle"])
     if evaluated:
@@ -208,14 +224,14 @@ def end_of_game(before: Position, after: Position, skipped: bool,
         earlier = [p.key() for p in history] + [before.key()]
         seen = earlier.count(key)
         if seen and not skipped:
-            return GameResult(True, enemy, "repetition",
+            return GameResult(True, enemy, REPETITION,
                               f"{me} loses by repetition: the turn recreates a position that occurred earlier "
                               f"in the game. {enemy} wins.", rep, more=LINKS["game-end"])
         if seen + 1 >= 3:
-            return GameResult(True, "draw", "threefold",
+            return GameResult(True, "draw", THREEFOLD,
                               f"Draw by threefold repetition: this position, with {enemy} to move, has now "
                               f"occurred {seen + 1} times.", rep, more=LINKS["game-end"])
     if after.half_moves >= MAX_HALF_MOVES:
         result, msg, figs = _tiebreak(after)
-        return GameResult(True, result, "tiebreak", msg + note, rep, figs, LINKS["game-end"])
+        return GameResult(True, result, TIEBREAK, msg + note, rep, figs, LINKS["game-end"])
     return _goes_on(after, rep, note)

@@ -21,6 +21,7 @@ are judged on the board as it then stands.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Iterable, NamedTuple
 
 from . import board
@@ -29,15 +30,24 @@ from .catalogue import RULE_IDS, RULES, STEP_ECHO, STEP_GAME, STEP_MOVE, STEP_PL
 from .ending import GameResult, describe_game_over, game_over_reason, game_status
 from .generate import legal_shapes, legal_turns, mandating_shapes
 from .notation import shape_to_htn, turn_to_htn
-from .play import Outcome, apply
+from .play import CaptureKind, EventType, Outcome, apply
 from .position import MAX_HALF_MOVES, Position, Problem, other
 from .projects import place_cells, skip_applies
 from .turn import CAPTURE, RAISE, Move, Place, Skip, Turn
 
-__all__ = ["PASSED", "FAILED", "NOT_APPLICABLE", "Check", "Verdict", "InconsistentPosition", "check",
+__all__ = ["Status", "PASSED", "FAILED", "NOT_APPLICABLE", "Check", "Verdict", "InconsistentPosition", "check",
            "consistency_checks", "Validation", "validate"]
 
-PASSED, FAILED, NOT_APPLICABLE = "passed", "failed", "not_applicable"
+
+
+class Status(StrEnum):
+    """A check's status.  A ``StrEnum``: equal to, and written as, its string."""
+    PASSED = "passed"
+    FAILED = "failed"
+    NOT_APPLICABLE = "not_applicable"
+
+
+PASSED, FAILED, NOT_APPLICABLE = Status.PASSED, Status.FAILED, Status.NOT_APPLICABLE
 N = board.name
 NAMES = board.NAMES
 
@@ -48,7 +58,7 @@ class Check(NamedTuple):
 
     rule: str
     step: str
-    status: str
+    status: Status
     cells: tuple[str, ...]
     message: str
 
@@ -443,8 +453,8 @@ def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
     if e is not None:
         parts.append(f"{'Echo-Captures' if e.kind == CAPTURE else 'Echo-Locks'} {N(e.cell)}")
     text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    captured = [f"{', '.join(ev.cells)} ({'Move capture' if ev.kind == 'move' else ev.kind})"
-                for ev in outcome.events if ev.type == "capture" and ev.cells]
+    captured = [f"{', '.join(ev.cells)} ({'Move capture' if ev.kind == CaptureKind.MOVE else ev.kind})"
+                for ev in outcome.events if ev.type == EventType.CAPTURE and ev.cells]
     if captured:
         text += f", capturing {'; '.join(captured)}"
     elif e is not None and e.kind == CAPTURE:

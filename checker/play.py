@@ -6,7 +6,7 @@ weighing (RULES §4–§7); the end of the game is :mod:`checker.ending`'s.
 >>> out = apply(Position.start(), parse_htn("c3 +d4"), history=[])
 >>> position_to_hpn(out.position)
 '0000/00000/000A000/0001000/000000/00000/0000 B 6:3:6:0:1:P:- 7:3:6:0:0:-:- 1'
->>> [e.type for e in out.events]
+>>> [str(e.type) for e in out.events]
 ['first_place']
 >>> out.game.over, out.game.repetition
 (False, 'evaluated')
@@ -18,6 +18,7 @@ which calls it for a legal turn).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Iterable, Sequence
 
 from . import board
@@ -27,9 +28,35 @@ from .ending import GameResult, end_of_game
 from .position import PlayerState, Position, other
 from .turn import CAPTURE, LOCK, RAISE, Move, Place, Skip, Turn
 
-__all__ = ["Term", "Weighing", "Event", "Outcome", "apply", "weigh_encirclement", "weigh_echo_capture"]
+__all__ = ["TermKind", "Term", "CaptureKind", "Weighing", "EventType", "Event", "Outcome", "apply",
+           "weigh_encirclement", "weigh_echo_capture"]
 
 N = board.name
+
+
+class TermKind(StrEnum):
+    """What a slot adds to a capture sum (see :class:`Term`)."""
+    STONE = "stone"
+    EDGE = "edge"
+    WALL = "wall"
+
+
+class CaptureKind(StrEnum):
+    """How a stone was captured: a Move capture, encirclement (the normal
+    capture check) or the Echo-Capture check.  A :class:`Weighing` names its
+    check with the last two."""
+    MOVE = "move"
+    ENCIRCLEMENT = "encirclement"
+    ECHO = "echo"
+
+
+class EventType(StrEnum):
+    """What an :class:`Event` records."""
+    CAPTURE = "capture"
+    LOCK = "lock"
+    COOLDOWN_SET = "cooldown_set"
+    COOLDOWN_CLEARED = "cooldown_cleared"
+    FIRST_PLACE = "first_place"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,14 +65,14 @@ class Term:
     stone, counting its tier), ``'edge'`` (counting tier + 1) or ``'wall'``
     (an enemy stone counting like edge, in an Echo-Capture check)."""
 
-    kind: str
+    kind: TermKind
     value: int
     cell: str | None = None
 
     def text(self) -> str:
-        if self.kind == "stone":
+        if self.kind == TermKind.STONE:
             return f"{self.value} ({self.cell})"
-        if self.kind == "edge":
+        if self.kind == TermKind.EDGE:
             return f"{self.value} (edge)"
         return f"{self.value} (wall {self.cell})"
 
@@ -54,7 +81,7 @@ class Term:
 class Weighing:
     """A sealed stone on tier >= 1, weighed by a capture check."""
 
-    check: str            # "encirclement" or "echo"
+    check: CaptureKind    # ENCIRCLEMENT or ECHO
     cell: str
     owner: str
     tier: int
@@ -65,7 +92,7 @@ class Weighing:
 
     @property
     def message(self) -> str:
-        what = "encirclement" if self.check == "encirclement" else "the Echo-Capture check"
+        what = "encirclement" if self.check == CaptureKind.ENCIRCLEMENT else "the Echo-Capture check"
         arith = " + ".join(t.text() for t in self.terms)
         if self.captured:
             verdict = f"{self.sum} > {self.threshold} (6 × Tier {self.tier}): captured"
@@ -77,16 +104,15 @@ class Weighing:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something a turn did.  ``type`` is ``'capture'`` (with ``kind``
-    ``'move'``, ``'encirclement'`` or ``'echo'``), ``'lock'``,
-    ``'cooldown_set'``, ``'cooldown_cleared'`` or ``'first_place'``."""
+    """Something a turn did: its :class:`EventType`, and for a capture its
+    :class:`CaptureKind`."""
 
-    type: str
+    type: EventType
     player: str
     cells: tuple[str, ...]
     message: str
     more: str
-    kind: str | None = None
+    kind: CaptureKind | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,10 +137,10 @@ def weigh_encirclement(stones: Sequence[str | None], tiers: Sequence[int], mover
         slots = SLOTS[c]
         if not all(s is None or stones[s] == mover for s in slots):
             continue
-        terms = tuple(Term("edge", t + 1) if s is None else Term("stone", tiers[s], N(s))
+        terms = tuple(Term(TermKind.EDGE, t + 1) if s is None else Term(TermKind.STONE, tiers[s], N(s))
                       for s in slots)
         total = sum(x.value for x in terms)
-        out.append(Weighing("encirclement", N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
+        out.append(Weighing(CaptureKind.ENCIRCLEMENT, N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
     return out
 
 
@@ -146,11 +172,11 @@ def weigh_echo_capture(stones: Sequence[str | None], tiers: Sequence[int], mover
         slots = SLOTS[c]
         if t < 1 or any(s is not None and stones[s] is None for s in slots):
             continue
-        terms = tuple(Term("edge", t + 1) if s is None
-                      else Term("wall", t + 1, N(s)) if stones[s] == enemy
-                      else Term("stone", tiers[s], N(s)) for s in slots)
+        terms = tuple(Term(TermKind.EDGE, t + 1) if s is None
+                      else Term(TermKind.WALL, t + 1, N(s)) if stones[s] == enemy
+                      else Term(TermKind.STONE, tiers[s], N(s)) for s in slots)
         total = sum(x.value for x in terms)
-        out.append(Weighing("echo", N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
+        out.append(Weighing(CaptureKind.ECHO, N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
     return out
 
 
@@ -166,7 +192,7 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
     tiers = list(pos.tiers)
     locked = list(pos.locked)
     p, shape, echo = turn
-    captured: dict[str, list[Cell]] = {"move": [], "encirclement": [], "echo": []}
+    captured: dict[CaptureKind, list[Cell]] = {kind: [] for kind in CaptureKind}
     m_reserve, m_charges, m_lowers, m_raises = m.reserve, m.charges, m.lowers_left, m.raises
     m_placed, m_lock = m.placed, m.echo_lock_used
     cleared = m.cooldown
@@ -182,7 +208,7 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
     elif isinstance(p, Move):
         cleared = frozenset()
         if stones[p.dst] == enemy:
-            captured["move"].append(p.dst)
+            captured[CaptureKind.MOVE].append(p.dst)
         stones[p.src] = None
         stones[p.dst] = me
     # Step 2: Shape
@@ -204,8 +230,8 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
     for w in weighings:
         if w.captured:
             c = board.parse_cell(w.cell)
-            captured["encirclement"].append(c)
-    for c in captured["encirclement"]:
+            captured[CaptureKind.ENCIRCLEMENT].append(c)
+    for c in captured[CaptureKind.ENCIRCLEMENT]:
         stones[c] = None
     target_gone = False
     if echo is not None and echo.kind == CAPTURE:
@@ -213,11 +239,11 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
         echo_weighings = weigh_echo_capture(stones, tiers, me, echo.cell)
         for w in echo_weighings:
             if w.captured:
-                captured["echo"].append(board.parse_cell(w.cell))
-        for c in captured["echo"]:
+                captured[CaptureKind.ECHO].append(board.parse_cell(w.cell))
+        for c in captured[CaptureKind.ECHO]:
             stones[c] = None
         weighings += echo_weighings
-    all_captured = captured["move"] + captured["encirclement"] + captured["echo"]
+    all_captured = [c for kind in CaptureKind for c in captured[kind]]
 
     n = len(all_captured)
     new_m = PlayerState(m_reserve, m_charges, m_lowers, m.captures + n, m_raises, m_placed, m_lock, frozenset())
@@ -226,36 +252,34 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
     after = Position(tiers, stones, locked, enemy, pos.half_moves + 1, {me: new_m, enemy: new_e})
 
     events: list[Event] = []
-    if captured["move"]:
+    if captured[CaptureKind.MOVE]:
         c = N(p.dst)
-        events.append(Event("capture", me, (c,),
+        events.append(Event(EventType.CAPTURE, me, (c,),
                             f"Move capture: {me}'s stone moved from {N(p.src)} onto {enemy}'s stone on {c}, "
                             f"on a strictly lower tier; it returns to {enemy}'s reserve.",
-                            LINKS["capture"], "move"))
-    if captured["encirclement"]:
-        names = tuple(board.names(captured["encirclement"]))
-        events.append(Event("capture", me, names,
-                            f"Encirclement: {enemy}'s stone{'s' if len(names) > 1 else ''} on {', '.join(names)} "
-                            f"{'are' if len(names) > 1 else 'is'} captured and return{'' if len(names) > 1 else 's'} "
-                            f"to {enemy}'s reserve (see the weighing).", LINKS["capture"], "encirclement"))
+                            LINKS["capture"], CaptureKind.MOVE))
+    if captured[CaptureKind.ENCIRCLEMENT]:
+        names = tuple(board.names(captured[CaptureKind.ENCIRCLEMENT]))
+        events.append(Event(EventType.CAPTURE, me, names, f"Encirclement: {_captured_text(enemy, names)}",
+                            LINKS["capture"], CaptureKind.ENCIRCLEMENT))
     if echo is not None and echo.kind == CAPTURE:
-        events.append(_echo_event(me, echo.cell, captured["echo"], target_gone))
+        events.append(_echo_event(me, echo.cell, captured[CaptureKind.ECHO], target_gone))
     if echo is not None and echo.kind == LOCK:
-        events.append(Event("lock", me, (N(echo.cell),),
+        events.append(Event(EventType.LOCK, me, (N(echo.cell),),
                             f"{me} Echo-Locks {N(echo.cell)}: the cell can never be Shaped or Placed onto again.",
                             LINKS["lock"]))
     if all_captured:
         cells = tuple(board.names(new_e.cooldown))
-        events.append(Event("cooldown_set", enemy, cells,
+        events.append(Event(EventType.COOLDOWN_SET, enemy, cells,
                             f"Capture cooldown: {enemy}'s next Place must be at least 2 steps from "
                             f"{', '.join(cells)}.", LINKS["project"]))
     if cleared:
         cells = tuple(board.names(cleared))
         why = "the Project was skipped" if isinstance(p, Skip) else f"{me} Placed on {N(p.cell)}"
-        events.append(Event("cooldown_cleared", me, cells,
+        events.append(Event(EventType.COOLDOWN_CLEARED, me, cells,
                             f"{me}'s capture cooldown ({', '.join(cells)}) clears: {why}.", LINKS["project"]))
     if first_place is not None:
-        events.append(Event("first_place", me, (N(first_place),),
+        events.append(Event(EventType.FIRST_PLACE, me, (N(first_place),),
                             f"{me} made their first Place, on {N(first_place)}; the opening restriction no "
                             "longer applies to them.", LINKS["project"]))
 
@@ -268,13 +292,18 @@ def _echo_event(me: str, target: Cell, cells: list[Cell], target_gone: bool) -> 
     names = tuple(board.names(cells))
     t = N(target)
     if names:
-        msg = (f"Echo-Capture of {t}: {enemy}'s stone{'s' if len(names) > 1 else ''} on {', '.join(names)} "
-               f"{'are' if len(names) > 1 else 'is'} captured and return{'' if len(names) > 1 else 's'} "
-               f"to {enemy}'s reserve (see the weighing).")
+        msg = f"Echo-Capture of {t}: {_captured_text(enemy, names)}"
     elif target_gone:
         msg = (f"Echo-Capture of {t} captured nothing: the normal capture check had already captured {t}. "
                "The charge is spent (D-8).")
     else:
         msg = (f"Echo-Capture of {t} captured nothing: no stone of its group met the test (see the "
                "weighing). The charge is spent (D-8).")
-    return Event("capture", me, names, msg, LINKS["capture"], "echo")
+    return Event(EventType.CAPTURE, me, names, msg, LINKS["capture"], CaptureKind.ECHO)
+
+
+def _captured_text(owner: str, names: Sequence[str]) -> str:
+    """The capture of ``owner``'s stones on ``names``, as a sentence."""
+    many = len(names) > 1
+    return (f"{owner}'s stone{'s' if many else ''} on {', '.join(names)} {'are' if many else 'is'} captured and "
+            f"return{'' if many else 's'} to {owner}'s reserve (see the weighing).")
