@@ -442,7 +442,9 @@ def _cmd_render(args, reader: _Reader) -> int:
     with _worded(_labeller(roots)):
         data = load(RenderRequestSchema(), body)   # the body of POST /v1/render; --highlight is read below
         position = consistent(data["position"], "position")
-    svg = render_svg(position, highlight=_highlight(args.highlight), turn=data.get("turn"))
+    turn = data.get("turn")
+    verdict = None if turn is None else check(position, turn, validate=False)
+    svg = render_svg(position, highlight=_highlight(args.highlight), verdict=verdict)
     if isinstance(svg, bytes):
         svg = svg.decode("utf-8")
     if args.output == "-":

@@ -30,6 +30,7 @@ from typing import Iterable, Mapping, NamedTuple
 
 from . import board
 from .board import Cell
+from .wording import plural
 
 __all__ = ["PLAYERS", "other", "PlayerState", "Position", "Problem", "STONES_PER_PLAYER"]
 
@@ -211,10 +212,6 @@ _START = Position([0] * board.CELL_COUNT, [None] * board.CELL_COUNT,
                   {"A": _START_PLAYER, "B": _START_PLAYER})
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _problems(pos: Position) -> list[Problem]:
     out: list[Problem] = []
 
@@ -243,7 +240,7 @@ def _problems(pos: Position) -> list[Problem]:
         reserve = pos.player(who).reserve
         if on_board + reserve != STONES_PER_PLAYER:
             bad("position.stone-count",
-                f"{who} has {_count(on_board, 'stone')} on the board and {reserve} in reserve, "
+                f"{who} has {plural(on_board, 'stone')} on the board and {reserve} in reserve, "
                 f"{on_board + reserve} in all; stones on the board + reserve must be 7.")
 
     # position.tier
@@ -281,7 +278,7 @@ def _problems(pos: Position) -> list[Problem]:
             wrong_fields = []
             on_board = pos.stones.count(who)
             if on_board:
-                wrong_fields.append(f"{_count(on_board, 'stone')} on the board")
+                wrong_fields.append(f"{plural(on_board, 'stone')} on the board")
             for fname, want in (("reserve", 7), ("charges", 3), ("lowers_left", 6),
                                 ("raises", 0), ("captures", 0)):
                 if getattr(ps, fname) != want:
@@ -325,7 +322,7 @@ def _problems(pos: Position) -> list[Problem]:
         if shapes > had:
             bad("position.shape-count",
                 f"{who} has made {ps.raises} raises and {ps.lowers_used} lowers, {shapes} Shapes, "
-                f"in {had} turn{'s' if had != 1 else ''}; a turn has at most one Shape.")
+                f"in {plural(had, 'turn')}; a turn has at most one Shape.")
 
     # position.tier-sum
     total = sum(pos.tiers)
