@@ -33,7 +33,7 @@ from .position import Position, other
 from .projects import legal_projects
 from .turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Turn
 
-__all__ = ["legal_shapes", "mandating_shapes", "legal_turns"]
+__all__ = ["legal_shapes", "mandating_shapes", "echo_capture_cells", "echo_lock_cells", "legal_turns"]
 
 # Interned parts: every possible Shape and Echo, made once.
 _RAISES = tuple(Shape(RAISE, c) for c in board.CELLS)
@@ -60,8 +60,30 @@ def legal_shapes(tiers: Sequence[int], locked: Sequence[bool], landing: Cell,
 
 def mandating_shapes(shapes: Sequence[Shape], stones: Sequence[str | None], mover: str) -> list[Shape]:
     """The legal Shapes that make the Shape mandatory: those targeting a cell
-    not occupied by the mover's own stone (RULES §5, ``shape.mandate``)."""
+    not occupied by the mover's own stone, empty or enemy-held alike (RULES §5,
+    ``shape.mandate``), on the board after the Project.  :func:`legal_turns`
+    and :mod:`checker.legality` both decide the mandate with this."""
     return [s for s in shapes if stones[s.cell] != mover]
+
+
+def echo_capture_cells(stones: Sequence[str | None], mover: str) -> list[Cell]:
+    """The cells an Echo-Capture may target on this board, the tier aside: an
+    enemy stone with no empty neighbouring cell and at least one of the
+    mover's stones beside it (``echo-capture.enemy``, ``.sealed``,
+    ``.contact``).  The tier (``echo-capture.tier``: 1 or 2) is judged on the
+    board after the Shape."""
+    enemy = other(mover)
+    return [c for c in board.CELLS if stones[c] == enemy
+            and all(stones[n] is not None for n in NEIGHBOURS[c])
+            and any(stones[n] == mover for n in NEIGHBOURS[c])]
+
+
+def echo_lock_cells(stones: Sequence[str | None], locked: Sequence[bool], mover: str) -> list[Cell]:
+    """The cells an Echo-Lock may target on this board, the tier aside: the
+    mover's own stone on an unlocked cell (``echo-lock.own-stone``,
+    ``.unlocked``).  The tier (``echo-lock.tier``: 2) is judged on the board
+    after the Shape, and ``echo-lock.once`` on the player."""
+    return [c for c in board.CELLS if stones[c] == mover and not locked[c]]
 
 
 def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list[Turn]:
@@ -82,17 +104,20 @@ def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list
     base = pos.stones
     if can_echo:
         # Each enemy stone's empty neighbours and neighbouring mover's stones, on the board as it
-        # stands. A Project changes one or two cells, so its Echo candidates follow from these
-        # counts without rescanning the board: a candidate target is sealed (no empty neighbour)
-        # and in contact (a mover's stone beside it); its tier is judged after the Shape.
+        # stands. A Project changes one or two cells, so its Echo-Capture candidates follow from
+        # these counts without rescanning the board. Kept apart from echo_capture_cells for speed:
+        # the counts below must give what echo_capture_cells gives on the board after the Project
+        # (tests/test_pseudo_legal.py compares every turn with check()).
         enemies = [(c, sum(base[n] is None for n in NEIGHBOURS[c]), sum(base[n] == me for n in NEIGHBOURS[c]))
                    for c in board.CELLS if base[c] == enemy]
-        own_unlocked = [c for c in board.CELLS if base[c] == me and not locked[c]] if can_lock else []
+        own_unlocked = echo_lock_cells(base, locked, me) if can_lock else []
     for p in projects:
         cap_cells: list[Cell] = []
         lock_cells: list[Cell] = []
         if isinstance(p, Place):
             landing = p.cell
+            after = list(base)
+            after[landing] = me
             near = NEIGHBOURS[landing]
             if can_echo:
                 for c, empty, mine in enemies:
@@ -102,11 +127,10 @@ def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list
                         cap_cells.append(c)
                 if can_lock:
                     lock_cells = sorted(own_unlocked + [landing])
-            # the Shape mandate, on the board after the Place (the landing cell is the mover's own)
-            def not_own(x, landing=landing):
-                return x != landing and base[x] != me
         elif isinstance(p, Move):
             src, landing = p.src, p.dst
+            after = list(base)
+            after[src], after[landing] = None, me
             near_src, near_dst = NEIGHBOURS[src], NEIGHBOURS[landing]
             dst_was_empty = base[landing] is None
             if can_echo:
@@ -124,27 +148,25 @@ def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list
                 if can_lock:
                     lock_cells = sorted([c for c in own_unlocked if c != src]
                                         + ([] if locked[landing] else [landing]))
-            def not_own(x, src=src, landing=landing):
-                return x != landing and (x == src or base[x] != me)
         else:  # the cooldown skip: no Shape, the board as it stands
             landing = None
             if can_echo:
-                cap_cells = [c for c, empty, mine in enemies if empty == 0 and mine]
+                cap_cells = echo_capture_cells(base, me)
                 lock_cells = own_unlocked
         if landing is None:
             shapes: list[Shape | None] = [None]
         else:
             options = legal_shapes(tiers, locked, landing, m.lowers_left)
-            if any(not_own(sh.cell) for sh in options):
-                shapes = list(options)
-            else:
-                shapes = [None, *options]
+            # shape.mandate on the board after the Project, with the primitive legality uses too
+            shapes = list(options) if mandating_shapes(options, after, me) else [None, *options]
         if shape is not None:
             shapes = [s for s in shapes if s == shape]
         for s in shapes:
             out.append(Turn(p, s, None))
             if not can_echo:
                 continue
+            # the Echo targets' tier on the board after the Shape (echo-capture.tier 1 or 2,
+            # echo-lock.tier 2), judged here cell by cell for speed as legality.echo_* judge it
             if s is None:
                 for c in cap_cells:
                     if tiers[c] >= 1:

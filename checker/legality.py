@@ -325,6 +325,7 @@ class _Judge:
         landing = turn.landing
         tiers, stones, locked = self.tiers, self.stones, self.locked
         if turn.shape is None:
+            # the same primitives legal_turns decides the mandate with, on the board after the Project
             options = legal_shapes(tiers, locked, landing, m.lowers_left)
             mandating = mandating_shapes(options, stones, me)
             if mandating:
@@ -413,6 +414,8 @@ class _Judge:
             self.echo_lock(e.cell)
 
     def echo_capture(self, c: Cell) -> None:
+        # One check per rule, each with its message; generate.echo_capture_cells (and the counts in
+        # legal_turns) select the same targets without the words.
         me, enemy, stones, tiers = self.me, self.enemy, self.stones, self.tiers
         if stones[c] == enemy:
             self.add("echo-capture.enemy", STEP_ECHO, True, f"{N(c)} holds {enemy}'s stone", [c])
@@ -442,6 +445,7 @@ class _Judge:
                      requires=f"An Echo-Capture needs at least one of {me}'s stones adjacent to the target")
 
     def echo_lock(self, c: Cell) -> None:
+        # One check per rule, each with its message; generate.echo_lock_cells selects the same targets.
         me, m, stones, tiers = self.me, self.m, self.stones, self.tiers
         if not m.echo_lock_used:
             self.add("echo-lock.once", STEP_ECHO, True, f"{me} has not Echo-Locked before in this game")
