@@ -8,7 +8,8 @@ or lower of each of the 37 cells), and with no Echo or any Echo
 equals membership in ``legal_turns``.  That covers every turn
 ``legal_turns`` yields and every near miss around it: the Shape mandate
 (``generate.mandating_shapes``) and the Echo targets (the counts in
-``legal_turns`` against ``legality``'s rule-by-rule judgement).
+``legal_turns`` against ``legality``'s rule-by-rule judgement), and perft's
+fast count (``counting.count_turns``) against the list's length.
 
 The crowded position is one the random games never reach: every Shape
 target that does not hold the mover's own stone holds an enemy stone, so
@@ -21,6 +22,7 @@ from __future__ import annotations
 import pytest
 
 from checker import board
+from checker.counting import count_turns
 from checker.generate import legal_turns
 from checker.legality import check
 from checker.notation import turn_to_htn
@@ -87,6 +89,7 @@ def test_check_is_legal_exactly_for_the_listed_turns(hpn):
                 assert verdict.legal == (turn in legal), (turn_to_htn(turn, pos), verdict.summary)
                 seen += verdict.legal
     assert seen == len(legal)   # every listed turn was among those judged
+    assert count_turns(pos) == len(listed)   # perft's fast count, a third site kept apart for speed
 
 
 def test_the_crowded_position_by_hand():
