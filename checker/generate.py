@@ -105,9 +105,9 @@ def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list
     if can_echo:
         # Each enemy stone's empty neighbours and neighbouring mover's stones, on the board as it
         # stands. A Project changes one or two cells, so its Echo-Capture candidates follow from
-        # these counts without rescanning the board. Kept apart from echo_capture_cells for speed:
-        # the counts below must give what echo_capture_cells gives on the board after the Project
-        # (tests/test_pseudo_legal.py compares every turn with check()).
+        # these counts without rescanning the board (_captures_after_place, _captures_after_move).
+        # Kept apart from echo_capture_cells for speed; they must give what it gives on the board
+        # after the Project (tests/test_pseudo_legal.py compares every turn with check()).
         enemies = [(c, sum(base[n] is None for n in NEIGHBOURS[c]), sum(base[n] == me for n in NEIGHBOURS[c]))
                    for c in board.CELLS if base[c] == enemy]
         own_unlocked = echo_lock_cells(base, locked, me) if can_lock else []
@@ -118,33 +118,16 @@ def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list
             landing = p.cell
             after = list(base)
             after[landing] = me
-            near = NEIGHBOURS[landing]
             if can_echo:
-                for c, empty, mine in enemies:
-                    if c in near:
-                        empty, mine = empty - 1, mine + 1
-                    if empty == 0 and mine:
-                        cap_cells.append(c)
+                cap_cells = _captures_after_place(enemies, landing)
                 if can_lock:
                     lock_cells = sorted(own_unlocked + [landing])
         elif isinstance(p, Move):
             src, landing = p.src, p.dst
             after = list(base)
             after[src], after[landing] = None, me
-            near_src, near_dst = NEIGHBOURS[src], NEIGHBOURS[landing]
-            dst_was_empty = base[landing] is None
             if can_echo:
-                for c, empty, mine in enemies:
-                    if c == landing:
-                        continue  # Move-captured
-                    if c in near_src:
-                        empty, mine = empty + 1, mine - 1
-                    if c in near_dst:
-                        mine += 1
-                        if dst_was_empty:
-                            empty -= 1
-                    if empty == 0 and mine:
-                        cap_cells.append(c)
+                cap_cells = _captures_after_move(enemies, src, landing, base[landing] is None)
                 if can_lock:
                     lock_cells = sorted([c for c in own_unlocked if c != src]
                                         + ([] if locked[landing] else [landing]))
@@ -163,24 +146,54 @@ def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list
             shapes = [s for s in shapes if s == shape]
         for s in shapes:
             out.append(Turn(p, s, None))
-            if not can_echo:
-                continue
-            # the Echo targets' tier on the board after the Shape (echo-capture.tier 1 or 2,
-            # echo-lock.tier 2), judged here cell by cell for speed as legality.echo_* judge it
-            if s is None:
-                for c in cap_cells:
-                    if tiers[c] >= 1:
-                        out.append(Turn(p, s, _CAPTURES[c]))
-                for c in lock_cells:
-                    if tiers[c] == 2:
-                        out.append(Turn(p, s, _LOCKS[c]))
-            else:
-                sc = s.cell
-                new_tier = tiers[sc] + (1 if s.kind == RAISE else -1)
-                for c in cap_cells:
-                    if (new_tier if c == sc else tiers[c]) >= 1:
-                        out.append(Turn(p, s, _CAPTURES[c]))
-                for c in lock_cells:
-                    if (new_tier if c == sc else tiers[c]) == 2:
-                        out.append(Turn(p, s, _LOCKS[c]))
+            if can_echo:
+                _add_echoes(out, p, s, tiers, cap_cells, lock_cells)
     return out
+
+
+# Echo-Capture targets after a Project, from each enemy stone's counts on the board before it
+# (cell, empty neighbours, neighbouring mover's stones): sealed (no empty neighbour) and in contact.
+# They must give what echo_capture_cells gives on the board after the Project.
+
+def _captures_after_place(enemies: list[tuple[Cell, int, int]], landing: Cell) -> list[Cell]:
+    near = NEIGHBOURS[landing]
+    out = []
+    for c, empty, mine in enemies:
+        if c in near:
+            empty, mine = empty - 1, mine + 1
+        if empty == 0 and mine:
+            out.append(c)
+    return out
+
+
+def _captures_after_move(enemies: list[tuple[Cell, int, int]], src: Cell, landing: Cell,
+                         dst_was_empty: bool) -> list[Cell]:
+    near_src, near_dst = NEIGHBOURS[src], NEIGHBOURS[landing]
+    out = []
+    for c, empty, mine in enemies:
+        if c == landing:
+            continue  # Move-captured
+        if c in near_src:
+            empty, mine = empty + 1, mine - 1
+        if c in near_dst:
+            mine += 1
+            if dst_was_empty:
+                empty -= 1
+        if empty == 0 and mine:
+            out.append(c)
+    return out
+
+
+def _add_echoes(out: list[Turn], p, s: Shape | None, tiers: Sequence[int], cap_cells: list[Cell],
+                lock_cells: list[Cell]) -> None:
+    """The turns of Project ``p`` and Shape ``s`` with each Echo: the targets' tier on the board after
+    the Shape (echo-capture.tier 1 or 2, echo-lock.tier 2), judged cell by cell for speed as
+    legality's echo checks judge it."""
+    sc = None if s is None else s.cell
+    new_tier = 0 if s is None else tiers[sc] + (1 if s.kind == RAISE else -1)
+    for c in cap_cells:
+        if (new_tier if c == sc else tiers[c]) >= 1:
+            out.append(Turn(p, s, _CAPTURES[c]))
+    for c in lock_cells:
+        if (new_tier if c == sc else tiers[c]) == 2:
+            out.append(Turn(p, s, _LOCKS[c]))

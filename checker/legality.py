@@ -33,7 +33,7 @@ from .notation import shape_to_htn, turn_to_htn
 from .play import CaptureKind, EventType, Outcome, apply
 from .position import MAX_HALF_MOVES, Position, Problem, other
 from .projects import place_cells, skip_applies
-from .turn import CAPTURE, RAISE, Move, Place, Skip, Turn
+from .turn import CAPTURE, RAISE, Move, Place, Shape, Skip, Turn
 from .wording import and_list, plural
 
 __all__ = ["Status", "PASSED", "FAILED", "NOT_APPLICABLE", "Check", "compose", "Verdict", "InconsistentPosition", "check",
@@ -313,43 +313,49 @@ class _Judge:
     # ----------------------------------------------------------- shape --
 
     def shape(self) -> None:
-        turn, me, m = self.turn, self.me, self.m
+        turn = self.turn
         if isinstance(turn.project, Skip):
-            if turn.shape is None:
-                self.add("shape.skipped", STEP_SHAPE, True, "The Project is skipped, so the Shape is skipped too")
-            else:
-                s = turn.shape
-                self.add("shape.skipped", STEP_SHAPE, False, f"{shape_to_htn(s)} was given", [s.cell],
-                         requires="When the Project is skipped the Shape is skipped too")
-            return
-        landing = turn.landing
-        tiers, stones, locked = self.tiers, self.stones, self.locked
-        if turn.shape is None:
-            # the same primitives legal_turns decides the mandate with, on the board after the Project
-            options = legal_shapes(tiers, locked, landing, m.lowers_left)
-            mandating = mandating_shapes(options, stones, me)
-            if mandating:
-                first = min(mandating, key=lambda sh: (STEPS[landing][sh.cell], sh.cell))
-                c = first.cell
-                where = "the landing cell itself" if c == landing else \
-                    f"{plural(STEPS[landing][c], 'step')} from the landing cell {N(landing)}"
-                occupant = "empty" if stones[c] is None else f"holding {stones[c]}'s stone"
-                more = f"; {len(mandating)} such Shapes in all" if len(mandating) > 1 else ""
-                self.add("shape.mandate", STEP_SHAPE, False,
-                         f"{shape_to_htn(first)} is legal ({N(c)}: {where}, Tier {tiers[c]}, unlocked, "
-                         f"{occupant}){more}", [c],
-                         requires=f"The Shape may be left out only when no legal Shape targets a cell not "
-                                  f"occupied by {me}'s own stone")
-            else:
-                why = (f"every cell within 2 steps of {N(landing)} that is not occupied by {me}'s own stone is "
-                       f"locked{', or Tier 2 with no lowers left' if m.lowers_left == 0 else ''}")
-                if options:
-                    why += f" (the {plural(len(options), 'legal Shape')} all target {me}'s own stones)"
-                self.add("shape.mandate", STEP_SHAPE, True,
-                         f"No legal Shape targets a cell that is not occupied by {me}'s own stone ({why}), "
-                         "so the Shape may be left out", [landing])
-            return
-        s = turn.shape
+            self.shape_on_skip(turn.shape)
+        elif turn.shape is None:
+            self.shape_left_out(turn.landing)
+        else:
+            self.shape_given(turn.shape, turn.landing)
+
+    def shape_on_skip(self, s: Shape | None) -> None:
+        if s is None:
+            self.add("shape.skipped", STEP_SHAPE, True, "The Project is skipped, so the Shape is skipped too")
+        else:
+            self.add("shape.skipped", STEP_SHAPE, False, f"{shape_to_htn(s)} was given", [s.cell],
+                     requires="When the Project is skipped the Shape is skipped too")
+
+    def shape_left_out(self, landing: Cell) -> None:
+        me, m, tiers, stones = self.me, self.m, self.tiers, self.stones
+        # the same primitives legal_turns decides the mandate with, on the board after the Project
+        options = legal_shapes(tiers, self.locked, landing, m.lowers_left)
+        mandating = mandating_shapes(options, stones, me)
+        if mandating:
+            first = min(mandating, key=lambda sh: (STEPS[landing][sh.cell], sh.cell))
+            c = first.cell
+            where = "the landing cell itself" if c == landing else \
+                f"{plural(STEPS[landing][c], 'step')} from the landing cell {N(landing)}"
+            occupant = "empty" if stones[c] is None else f"holding {stones[c]}'s stone"
+            more = f"; {len(mandating)} such Shapes in all" if len(mandating) > 1 else ""
+            self.add("shape.mandate", STEP_SHAPE, False,
+                     f"{shape_to_htn(first)} is legal ({N(c)}: {where}, Tier {tiers[c]}, unlocked, "
+                     f"{occupant}){more}", [c],
+                     requires=f"The Shape may be left out only when no legal Shape targets a cell not "
+                              f"occupied by {me}'s own stone")
+        else:
+            why = (f"every cell within 2 steps of {N(landing)} that is not occupied by {me}'s own stone is "
+                   f"locked{', or Tier 2 with no lowers left' if m.lowers_left == 0 else ''}")
+            if options:
+                why += f" (the {plural(len(options), 'legal Shape')} all target {me}'s own stones)"
+            self.add("shape.mandate", STEP_SHAPE, True,
+                     f"No legal Shape targets a cell that is not occupied by {me}'s own stone ({why}), "
+                     "so the Shape may be left out", [landing])
+
+    def shape_given(self, s: Shape, landing: Cell) -> None:
+        me, m, tiers, locked = self.me, self.m, self.tiers, self.locked
         c = s.cell
         d = STEPS[landing][c]
         if d <= 2:

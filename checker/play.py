@@ -26,7 +26,7 @@ from .board import NEIGHBOURS, SLOTS, Cell
 from .catalogue import LINKS
 from .ending import GameResult, end_of_game
 from .position import PlayerState, Position, other
-from .turn import CAPTURE, LOCK, RAISE, Move, Place, Skip, Turn
+from .turn import CAPTURE, LOCK, RAISE, Echo, Move, Place, Project, Skip, Turn
 
 __all__ = ["TermKind", "Term", "CaptureKind", "Weighing", "EventType", "Event", "Outcome", "apply",
            "weigh_encirclement", "weigh_echo_capture"]
@@ -251,6 +251,18 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
                                         e.echo_lock_used, e.cooldown | frozenset(all_captured))
     after = Position(tiers, stones, locked, enemy, pos.half_moves + 1, {me: new_m, enemy: new_e})
 
+    events = _events(me, p, echo, captured, target_gone, new_e.cooldown if all_captured else frozenset(),
+                     cleared, first_place)
+    game = end_of_game(pos, after, isinstance(p, Skip), history)
+    return Outcome(after, events, tuple(weighings), game)
+
+
+def _events(me: str, p: Project, echo: Echo | None, captured: dict[CaptureKind, list[Cell]], target_gone: bool,
+            cooldown: frozenset[Cell], cleared: frozenset[Cell], first_place: Cell | None) -> tuple[Event, ...]:
+    """What the turn did, in order: the captures (Move, encirclement, Echo-Capture), the lock, the
+    cooldown set on the opponent (``cooldown``, empty when nothing was captured), the mover's cooldown
+    cleared and the first Place."""
+    enemy = other(me)
     events: list[Event] = []
     if captured[CaptureKind.MOVE]:
         c = N(p.dst)
@@ -268,8 +280,8 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
         events.append(Event(EventType.LOCK, me, (N(echo.cell),),
                             f"{me} Echo-Locks {N(echo.cell)}: the cell can never be Shaped or Placed onto again.",
                             LINKS["lock"]))
-    if all_captured:
-        cells = tuple(board.names(new_e.cooldown))
+    if cooldown:
+        cells = tuple(board.names(cooldown))
         events.append(Event(EventType.COOLDOWN_SET, enemy, cells,
                             f"Capture cooldown: {enemy}'s next Place must be at least 2 steps from "
                             f"{', '.join(cells)}.", LINKS["project"]))
@@ -282,9 +294,7 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
         events.append(Event(EventType.FIRST_PLACE, me, (N(first_place),),
                             f"{me} made their first Place, on {N(first_place)}; the opening restriction no "
                             "longer applies to them.", LINKS["project"]))
-
-    game = end_of_game(pos, after, isinstance(p, Skip), history)
-    return Outcome(after, tuple(events), tuple(weighings), game)
+    return tuple(events)
 
 
 def _echo_event(me: str, target: Cell, cells: list[Cell], target_gone: bool) -> Event:
