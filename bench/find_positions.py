@@ -25,7 +25,8 @@ import random
 import sys
 
 from checker import board
-from checker.generate import game_over_reason, legal_turns
+from checker.ending import game_over_reason
+from checker.generate import legal_turns
 from checker.notation import position_to_hpn
 from checker.play import apply, weigh_encirclement
 from checker.position import PlayerState, Position

@@ -1,18 +1,28 @@
 """The Hexodic rules engine: says whether a turn is legal, and why.
 
-Pure Python, no web framework.  One module per concept:
+Pure Python, no web framework (but :mod:`checker.web`).  One module per concept:
 
-- :mod:`checker.board`     cells, names, neighbours, steps, edge slots
-- :mod:`checker.position`  positions, player states, consistency (D-3)
-- :mod:`checker.turn`      Place, Move, Skip, Shape, Echo, Turn
-- :mod:`checker.notation`  HPN and HTN, parse and emit
-- :mod:`checker.catalogue` rule ids, step labels, titles, texts, links, D-n
-- :mod:`checker.legality`  ``check``: one predicate per rule id, the verdict
-- :mod:`checker.play`      applying a legal turn, capture checks, end of game
-- :mod:`checker.generate`  every legal turn of a position
-- :mod:`checker.counting`  perft: legal turn sequences counted (``checker.perft``)
-- :mod:`checker.engine`    the engine protocol spoken by the checker
-- :mod:`checker.conform`   the driver that tests another engine with it
+- :mod:`checker.board`      cells, names, neighbours, steps, edge slots
+- :mod:`checker.position`   positions, player states, consistency (D-3)
+- :mod:`checker.turn`       Place, Move, Skip, Shape, Echo, Turn
+- :mod:`checker.notation`   HPN and HTN, parse and emit
+- :mod:`checker.catalogue`  rule ids, step labels, titles, texts, links, D-n
+- :mod:`checker.wording`    words shared by the messages (plurals, lists)
+- :mod:`checker.projects`   the legal Projects: Place cells, the cooldown skip, Moves
+- :mod:`checker.ending`     how a game ended, and the words for it
+- :mod:`checker.generate`   every legal turn of a position
+- :mod:`checker.play`       applying a legal turn: events, capture checks
+- :mod:`checker.legality`   ``check``: one predicate per rule id, the verdict; ``validate``
+- :mod:`checker.replay`     a game's turns checked and applied in order
+- :mod:`checker.render`     a position and a verdict drawn as SVG
+- :mod:`checker.counting`   perft: legal turn sequences counted (``checker.perft``)
+- :mod:`checker.vectors`    the conformance vectors
+- :mod:`checker.answers`    another implementation's answers to the vectors, compared
+- :mod:`checker.engine`     the engine protocol spoken by the checker
+- :mod:`checker.conform`    the driver that tests another engine with it
+- :mod:`checker.cli`        the ``hexodic-check`` command
+- :mod:`checker.web`        the HTTP service (Flask): the API, OpenAPI, the playground
+- :mod:`checker.data`       the shipped data: conformance vectors, the perft table, JSON Schemas
 """
 
 RULES_VERSION = "2026-09-15"

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["RuleEntry", "RULES", "RULE_IDS", "DECISIONS", "LINKS", "STEP_PLACE", "STEP_MOVE",
-           "STEP_SHAPE", "STEP_ECHO", "STEP_GAME", "STEP_POSITION", "entry"]
+           "STEP_SHAPE", "STEP_ECHO", "STEP_GAME", "STEP_POSITION"]
 
 STEP_PLACE = "Step 1/2: Place"
 STEP_MOVE = "Step 1/2: Move"
@@ -179,8 +179,3 @@ _ENTRIES = [
 
 RULES: dict[str, RuleEntry] = {e.id: e for e in _ENTRIES}
 RULE_IDS: tuple[str, ...] = tuple(RULES)
-
-
-def entry(rule_id: str) -> RuleEntry:
-    """The catalogue entry of a rule id; ``KeyError`` for an unknown id."""
-    return RULES[rule_id]

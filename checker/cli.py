@@ -36,9 +36,9 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from checker import RULES_VERSION, board
 from checker.counting import perft_count
+from checker.ending import game_status
 from checker.legality import FAILED, NOT_APPLICABLE, PASSED, Check, Verdict, check, validate
 from checker.notation import NotationError, position_to_hpn
-from checker.play import game_status
 from checker.position import Position
 from checker.web.pipeline import (check_request, consistent, legal_turns_request, load, loads, perft_request,
                                   replay_request, validate_request)
@@ -442,7 +442,9 @@ def _cmd_render(args, reader: _Reader) -> int:
     with _worded(_labeller(roots)):
         data = load(RenderRequestSchema(), body)   # the body of POST /v1/render; --highlight is read below
         position = consistent(data["position"], "position")
-    svg = render_svg(position, highlight=_highlight(args.highlight), turn=data.get("turn"))
+    turn = data.get("turn")
+    verdict = None if turn is None else check(position, turn, validate=False)
+    svg = render_svg(position, highlight=_highlight(args.highlight), verdict=verdict)
     if isinstance(svg, bytes):
         svg = svg.decode("utf-8")
     if args.output == "-":

@@ -43,10 +43,12 @@ from typing import Literal, NamedTuple, overload
 
 from . import RULES_VERSION, board
 from .board import NEIGHBOURS, WITHIN_2
-from .generate import game_over_reason, legal_projects, legal_turns
+from .ending import game_over_reason
+from .generate import legal_turns
 from .notation import parse_hpn, position_to_hpn, turn_to_htn  # noqa: F401 (turn_to_htn: the doctest)
 from .play import weigh_echo_capture, weigh_encirclement
 from .position import PlayerState, Position, other
+from .projects import legal_projects
 from .turn import CAPTURE, LOCK, RAISE, Move, Place, Turn
 
 __all__ = ["perft", "PerftCount", "perft_count", "expansions", "BUDGET", "count_turns", "after", "BudgetExceeded",
@@ -238,12 +240,16 @@ def count_turns(pos: Position) -> int:
     # Shape options per cell: a raise on tier 0-1, a lower on tier 1-2 with budget; none on a lock.
     opts = [0 if lk else (t < 2) + (t > 0 and lowers > 0) for t, lk in zip(tiers, locked)]
     # ... and those that make the Shape mandatory (not on the mover's own stone), as the board stands.
+    # Counted here for speed; generate.mandating_shapes is the primitive legality and legal_turns use,
+    # and tests/test_perft.py holds this count equal to len(legal_turns(pos)).
     free = [0 if s == me else o for s, o in zip(stones, opts)]
     can_echo = m.charges > 0
     can_lock = can_echo and not m.echo_lock_used
     if can_echo:
         enemy = other(me)
         # each enemy stone: its empty neighbours and neighbouring mover's stones, as the board stands
+        # (the counts legal_turns keeps too; generate.echo_capture_cells and echo_lock_cells are the
+        # targets they must give on the board after the Project)
         foes = [(c, sum(stones[n] is None for n in NEIGHBOURS[c]), sum(stones[n] == me for n in NEIGHBOURS[c]))
                 for c in board.CELLS if stones[c] == enemy]
         own = [c for c in board.CELLS if stones[c] == me and not locked[c]] if can_lock else []

@@ -17,9 +17,9 @@ The enumeration order is fixed and documented, so clients can compare lists:
 >>> len(turns)  # 36 Places (not d4), each with a raise of a cell within 2 steps
 480
 
-The primitives here (which cells a Place may use, whether the cooldown skip
-applies, which Shapes are legal around a landing cell) are shared with
-:mod:`checker.legality` and :mod:`checker.play`, so the three agree.
+The Projects come from :mod:`checker.projects`; the Shape primitives here
+(which Shapes are legal around a landing cell, which of them make the Shape
+mandatory) are shared with :mod:`checker.legality`, so the two agree.
 """
 
 from __future__ import annotations
@@ -27,86 +27,19 @@ from __future__ import annotations
 from typing import Sequence
 
 from . import board
-from .board import CENTRE, NEIGHBOURS, WITHIN_2, Cell
+from .board import NEIGHBOURS, WITHIN_2, Cell
+from .ending import game_over_reason
 from .position import Position, other
-from .turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Skip, Turn
+from .projects import legal_projects
+from .turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Turn
 
-__all__ = ["place_cells", "skip_applies", "legal_moves", "has_legal_project", "legal_projects",
-           "legal_shapes", "mandating_shapes", "legal_turns", "game_over_reason", "network_group"]
+__all__ = ["legal_shapes", "mandating_shapes", "echo_capture_cells", "echo_lock_cells", "legal_turns"]
 
-# Interned parts: every possible Place, Shape and Echo, made once.
-_PLACES = tuple(Place(c) for c in board.CELLS)
+# Interned parts: every possible Shape and Echo, made once.
 _RAISES = tuple(Shape(RAISE, c) for c in board.CELLS)
 _LOWERS = tuple(Shape(LOWER, c) for c in board.CELLS)
 _CAPTURES = tuple(Echo(CAPTURE, c) for c in board.CELLS)
 _LOCKS = tuple(Echo(LOCK, c) for c in board.CELLS)
-_MOVES = {(a, b): Move(a, b) for a in board.CELLS for b in NEIGHBOURS[a]}
-_SKIP = Skip()
-
-
-def place_cells(pos: Position, ignore_cooldown: bool = False) -> list[Cell]:
-    """The cells the player to move may Place on, in board order (reserve not
-    considered).  Empty, unlocked, off the centre before the first Place, and
-    at least 2 steps from every cooldown cell unless ``ignore_cooldown``."""
-    m = pos.mover
-    stones, locked = pos.stones, pos.locked
-    cooldown = () if ignore_cooldown else tuple(m.cooldown)
-    steps = board.STEPS
-    out = []
-    for c in board.CELLS:
-        if stones[c] is not None or locked[c]:
-            continue
-        if not m.placed and c == CENTRE:
-            continue
-        if cooldown and any(steps[c][k] < 2 for k in cooldown):
-            continue
-        out.append(c)
-    return out
-
-
-def skip_applies(pos: Position) -> bool:
-    """Whether the cooldown skip applies to the player to move (RULES §4, D-4):
-    stones in reserve, a non-empty cooldown, no legal Place with it, and some
-    legal Place without it."""
-    m = pos.mover
-    if m.reserve < 1 or not m.cooldown:
-        return False
-    return not place_cells(pos) and bool(place_cells(pos, ignore_cooldown=True))
-
-
-def legal_moves(pos: Position) -> list[Move]:
-    """Every legal Move of the player to move, ignoring the reserve rule:
-    own stone, to a neighbour that is empty or holds an enemy stone on a
-    strictly lower tier."""
-    me = pos.to_move
-    stones, tiers = pos.stones, pos.tiers
-    out = []
-    for a in board.CELLS:
-        if stones[a] != me:
-            continue
-        ta = tiers[a]
-        for b in NEIGHBOURS[a]:
-            sb = stones[b]
-            if sb is None or (sb != me and tiers[b] < ta):
-                out.append(_MOVES[a, b])
-    return out
-
-
-def has_legal_project(pos: Position) -> bool:
-    """Whether the player to move has any legal Project (else: Strangle).
-    With stones in reserve, a Place or the cooldown skip; otherwise a Move."""
-    if pos.mover.reserve > 0:
-        return bool(place_cells(pos, ignore_cooldown=True))
-    return bool(legal_moves(pos))
-
-
-def legal_projects(pos: Position) -> list:
-    """The legal Projects of the player to move, in the documented order."""
-    if pos.mover.reserve > 0:
-        if skip_applies(pos):
-            return [_SKIP]
-        return [_PLACES[c] for c in place_cells(pos)]
-    return legal_moves(pos)
 
 
 def legal_shapes(tiers: Sequence[int], locked: Sequence[bool], landing: Cell,
@@ -127,43 +60,30 @@ def legal_shapes(tiers: Sequence[int], locked: Sequence[bool], landing: Cell,
 
 def mandating_shapes(shapes: Sequence[Shape], stones: Sequence[str | None], mover: str) -> list[Shape]:
     """The legal Shapes that make the Shape mandatory: those targeting a cell
-    not occupied by the mover's own stone (RULES §5, ``shape.mandate``)."""
+    not occupied by the mover's own stone, empty or enemy-held alike (RULES §5,
+    ``shape.mandate``), on the board after the Project.  :func:`legal_turns`
+    and :mod:`checker.legality` both decide the mandate with this."""
     return [s for s in shapes if stones[s.cell] != mover]
 
 
-def network_group(stones: Sequence[str | None], tiers: Sequence[int], who: str) -> list[Cell]:
-    """The largest connected group of ``who``'s stones on tier-2 cells (cells
-    in board order); a Network when it has 5 or more."""
-    on2 = {c for c in board.CELLS if stones[c] == who and tiers[c] == 2}
-    best: list[Cell] = []
-    while on2:
-        start = on2.pop()
-        group, todo = [start], [start]
-        while todo:
-            c = todo.pop()
-            for n in NEIGHBOURS[c]:
-                if n in on2:
-                    on2.discard(n)
-                    group.append(n)
-                    todo.append(n)
-        if len(group) > len(best):
-            best = group
-    return sorted(best)
+def echo_capture_cells(stones: Sequence[str | None], mover: str) -> list[Cell]:
+    """The cells an Echo-Capture may target on this board, the tier aside: an
+    enemy stone with no empty neighbouring cell and at least one of the
+    mover's stones beside it (``echo-capture.enemy``, ``.sealed``,
+    ``.contact``).  The tier (``echo-capture.tier``: 1 or 2) is judged on the
+    board after the Shape."""
+    enemy = other(mover)
+    return [c for c in board.CELLS if stones[c] == enemy
+            and all(stones[n] is not None for n in NEIGHBOURS[c])
+            and any(stones[n] == mover for n in NEIGHBOURS[c])]
 
 
-def game_over_reason(pos: Position) -> str | None:
-    """Why a position accepts no turn (RULES §8, D-13), or ``None``:
-    ``'takeover'``, ``'network'``, ``'strangle'`` or ``'tiebreak'``."""
-    a, b = pos.player("A"), pos.player("B")
-    if a.captures >= 6 or b.captures >= 6:
-        return "takeover"
-    if pos.half_moves >= 1 and len(network_group(pos.stones, pos.tiers, other(pos.to_move))) >= 5:
-        return "network"
-    if not has_legal_project(pos):
-        return "strangle"
-    if pos.half_moves >= 60:
-        return "tiebreak"
-    return None
+def echo_lock_cells(stones: Sequence[str | None], locked: Sequence[bool], mover: str) -> list[Cell]:
+    """The cells an Echo-Lock may target on this board, the tier aside: the
+    mover's own stone on an unlocked cell (``echo-lock.own-stone``,
+    ``.unlocked``).  The tier (``echo-lock.tier``: 2) is judged on the board
+    after the Shape, and ``echo-lock.once`` on the player."""
+    return [c for c in board.CELLS if stones[c] == mover and not locked[c]]
 
 
 def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list[Turn]:
@@ -184,83 +104,96 @@ def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list
     base = pos.stones
     if can_echo:
         # Each enemy stone's empty neighbours and neighbouring mover's stones, on the board as it
-        # stands. A Project changes one or two cells, so its Echo candidates follow from these
-        # counts without rescanning the board: a candidate target is sealed (no empty neighbour)
-        # and in contact (a mover's stone beside it); its tier is judged after the Shape.
+        # stands. A Project changes one or two cells, so its Echo-Capture candidates follow from
+        # these counts without rescanning the board (_captures_after_place, _captures_after_move).
+        # Kept apart from echo_capture_cells for speed; they must give what it gives on the board
+        # after the Project (tests/test_pseudo_legal.py compares every turn with check()).
         enemies = [(c, sum(base[n] is None for n in NEIGHBOURS[c]), sum(base[n] == me for n in NEIGHBOURS[c]))
                    for c in board.CELLS if base[c] == enemy]
-        own_unlocked = [c for c in board.CELLS if base[c] == me and not locked[c]] if can_lock else []
+        own_unlocked = echo_lock_cells(base, locked, me) if can_lock else []
     for p in projects:
         cap_cells: list[Cell] = []
         lock_cells: list[Cell] = []
         if isinstance(p, Place):
             landing = p.cell
-            near = NEIGHBOURS[landing]
+            after = list(base)
+            after[landing] = me
             if can_echo:
-                for c, empty, mine in enemies:
-                    if c in near:
-                        empty, mine = empty - 1, mine + 1
-                    if empty == 0 and mine:
-                        cap_cells.append(c)
+                cap_cells = _captures_after_place(enemies, landing)
                 if can_lock:
                     lock_cells = sorted(own_unlocked + [landing])
-            # the Shape mandate, on the board after the Place (the landing cell is the mover's own)
-            def not_own(x, landing=landing):
-                return x != landing and base[x] != me
         elif isinstance(p, Move):
             src, landing = p.src, p.dst
-            near_src, near_dst = NEIGHBOURS[src], NEIGHBOURS[landing]
-            dst_was_empty = base[landing] is None
+            after = list(base)
+            after[src], after[landing] = None, me
             if can_echo:
-                for c, empty, mine in enemies:
-                    if c == landing:
-                        continue  # Move-captured
-                    if c in near_src:
-                        empty, mine = empty + 1, mine - 1
-                    if c in near_dst:
-                        mine += 1
-                        if dst_was_empty:
-                            empty -= 1
-                    if empty == 0 and mine:
-                        cap_cells.append(c)
+                cap_cells = _captures_after_move(enemies, src, landing, base[landing] is None)
                 if can_lock:
                     lock_cells = sorted([c for c in own_unlocked if c != src]
                                         + ([] if locked[landing] else [landing]))
-            def not_own(x, src=src, landing=landing):
-                return x != landing and (x == src or base[x] != me)
         else:  # the cooldown skip: no Shape, the board as it stands
             landing = None
             if can_echo:
-                cap_cells = [c for c, empty, mine in enemies if empty == 0 and mine]
+                cap_cells = echo_capture_cells(base, me)
                 lock_cells = own_unlocked
         if landing is None:
             shapes: list[Shape | None] = [None]
         else:
             options = legal_shapes(tiers, locked, landing, m.lowers_left)
-            if any(not_own(sh.cell) for sh in options):
-                shapes = list(options)
-            else:
-                shapes = [None, *options]
+            # shape.mandate on the board after the Project, with the primitive legality uses too
+            shapes = list(options) if mandating_shapes(options, after, me) else [None, *options]
         if shape is not None:
             shapes = [s for s in shapes if s == shape]
         for s in shapes:
             out.append(Turn(p, s, None))
-            if not can_echo:
-                continue
-            if s is None:
-                for c in cap_cells:
-                    if tiers[c] >= 1:
-                        out.append(Turn(p, s, _CAPTURES[c]))
-                for c in lock_cells:
-                    if tiers[c] == 2:
-                        out.append(Turn(p, s, _LOCKS[c]))
-            else:
-                sc = s.cell
-                new_tier = tiers[sc] + (1 if s.kind == RAISE else -1)
-                for c in cap_cells:
-                    if (new_tier if c == sc else tiers[c]) >= 1:
-                        out.append(Turn(p, s, _CAPTURES[c]))
-                for c in lock_cells:
-                    if (new_tier if c == sc else tiers[c]) == 2:
-                        out.append(Turn(p, s, _LOCKS[c]))
+            if can_echo:
+                _add_echoes(out, p, s, tiers, cap_cells, lock_cells)
     return out
+
+
+# Echo-Capture targets after a Project, from each enemy stone's counts on the board before it
+# (cell, empty neighbours, neighbouring mover's stones): sealed (no empty neighbour) and in contact.
+# They must give what echo_capture_cells gives on the board after the Project.
+
+def _captures_after_place(enemies: list[tuple[Cell, int, int]], landing: Cell) -> list[Cell]:
+    near = NEIGHBOURS[landing]
+    out = []
+    for c, empty, mine in enemies:
+        if c in near:
+            empty, mine = empty - 1, mine + 1
+        if empty == 0 and mine:
+            out.append(c)
+    return out
+
+
+def _captures_after_move(enemies: list[tuple[Cell, int, int]], src: Cell, landing: Cell,
+                         dst_was_empty: bool) -> list[Cell]:
+    near_src, near_dst = NEIGHBOURS[src], NEIGHBOURS[landing]
+    out = []
+    for c, empty, mine in enemies:
+        if c == landing:
+            continue  # Move-captured
+        if c in near_src:
+            empty, mine = empty + 1, mine - 1
+        if c in near_dst:
+            mine += 1
+            if dst_was_empty:
+                empty -= 1
+        if empty == 0 and mine:
+            out.append(c)
+    return out
+
+
+def _add_echoes(out: list[Turn], p, s: Shape | None, tiers: Sequence[int], cap_cells: list[Cell],
+                lock_cells: list[Cell]) -> None:
+    """The turns of Project ``p`` and Shape ``s`` with each Echo: the targets' tier on the board after
+    the Shape (echo-capture.tier 1 or 2, echo-lock.tier 2), judged cell by cell for speed as
+    legality's echo checks judge it."""
+    sc = None if s is None else s.cell
+    new_tier = 0 if s is None else tiers[sc] + (1 if s.kind == RAISE else -1)
+    for c in cap_cells:
+        if (new_tier if c == sc else tiers[c]) >= 1:
+            out.append(Turn(p, s, _CAPTURES[c]))
+    for c in lock_cells:
+        if (new_tier if c == sc else tiers[c]) == 2:
+            out.append(Turn(p, s, _LOCKS[c]))

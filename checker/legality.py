@@ -21,34 +21,54 @@ are judged on the board as it then stands.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Iterable, NamedTuple
 
 from . import board
 from .board import CENTRE, NEIGHBOURS, STEPS, Cell
 from .catalogue import RULE_IDS, RULES, STEP_ECHO, STEP_GAME, STEP_MOVE, STEP_PLACE, STEP_POSITION, STEP_SHAPE
-from .generate import game_over_reason, legal_shapes, legal_turns, mandating_shapes, place_cells, skip_applies
+from .ending import GameResult, describe_game_over, game_over_reason, game_status
+from .generate import legal_shapes, legal_turns, mandating_shapes
 from .notation import shape_to_htn, turn_to_htn
-from .play import GameResult, Outcome, apply, describe_game_over, game_status
+from .play import CaptureKind, EventType, Outcome, apply
 from .position import MAX_HALF_MOVES, Position, Problem, other
-from .turn import CAPTURE, RAISE, Move, Place, Skip, Turn
+from .projects import place_cells, skip_applies
+from .turn import CAPTURE, RAISE, Move, Place, Shape, Skip, Turn
+from .wording import and_list, plural
 
-__all__ = ["PASSED", "FAILED", "NOT_APPLICABLE", "Check", "Verdict", "InconsistentPosition", "check",
+__all__ = ["Status", "PASSED", "FAILED", "NOT_APPLICABLE", "Check", "compose", "Verdict", "InconsistentPosition", "check",
            "consistency_checks", "Validation", "validate"]
 
-PASSED, FAILED, NOT_APPLICABLE = "passed", "failed", "not_applicable"
+
+class Status(StrEnum):
+    """A check's status.  A ``StrEnum``: equal to, and written as, its string."""
+    PASSED = "passed"
+    FAILED = "failed"
+    NOT_APPLICABLE = "not_applicable"
+
+
+PASSED, FAILED, NOT_APPLICABLE = Status.PASSED, Status.FAILED, Status.NOT_APPLICABLE
 N = board.name
 NAMES = board.NAMES
 
 
 class Check(NamedTuple):
     """One rule's judgement of a turn (a named tuple: cheap to make, a verdict
-    has a dozen or more)."""
+    has a dozen or more).
+
+    A check made by :func:`check` keeps the parts its message is composed of
+    (:func:`compose`): ``requires``, what the rule requires (empty when the
+    message states only the board), and ``shows``, what the board shows.  A
+    ``position.*`` check carries its :class:`~checker.position.Problem`'s
+    message whole, with no parts."""
 
     rule: str
     step: str
-    status: str
+    status: Status
     cells: tuple[str, ...]
     message: str
+    requires: str = ""
+    shows: str = ""
 
     @property
     def more(self) -> str:
@@ -58,17 +78,37 @@ class Check(NamedTuple):
     def failed(self) -> bool:
         return self.status == FAILED
 
+    @property
+    def clause(self) -> str:
+        """The parts as one clause, for a summary: "<requires>, and <shows>"."""
+        return f"{self.requires}, and {self.shows}" if self.requires else self.shows
+
+
+def compose(requires: str, shows: str) -> str:
+    """A check's message: "<requires>; <shows>." (or "<shows>.")."""
+    return f"{requires}; {shows}." if requires else f"{shows}."
+
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The answer to "is this turn legal, and why?"."""
+    """The answer to "is this turn legal, and why?".
+
+    ``explanation`` says why, as a sentence: for an illegal turn the first
+    failed check's :attr:`Check.clause` (and the ids of any further failed
+    checks), for a legal one what the turn does.  ``summary`` puts "Legal: "
+    or "Illegal: " before it.  ``declared`` is the turn judged."""
 
     legal: bool
     turn: str              # the turn in canonical HTN
     mover: str
-    summary: str
+    explanation: str
     checks: tuple[Check, ...]
     outcome: Outcome | None  # present exactly when the turn is legal
+    declared: Turn
+
+    @property
+    def summary(self) -> str:
+        return f"{'Legal' if self.legal else 'Illegal'}: {self.explanation}"
 
     @property
     def violations(self) -> list[str]:
@@ -90,13 +130,8 @@ def _holds(stones, cell: Cell, me: str, own: str = " own") -> str:
     return f"{N(cell)} holds {me}'s{own} stone" if s == me else f"{N(cell)} holds {s}'s stone"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _list(cells: Iterable[Cell]) -> str:
-    names = board.names(cells)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return and_list(board.names(cells))
 
 
 class _Judge:
@@ -114,9 +149,12 @@ class _Judge:
         self.project_step = STEP_PLACE if self.m.reserve > 0 else STEP_MOVE  # D-15
         self.checks: list[Check] = []
 
-    def add(self, rule: str, step: str, ok: bool | None, message: str, cells: Iterable[Cell] = ()) -> None:
+    def add(self, rule: str, step: str, ok: bool | None, shows: str, cells: Iterable[Cell] = (),
+            requires: str = "") -> None:
+        """Record a check: ``shows`` what the board shows, ``requires`` what the rule requires."""
         status = NOT_APPLICABLE if ok is None else PASSED if ok else FAILED
-        self.checks.append(Check(rule, step, status, tuple([NAMES[c] for c in cells]), message))
+        self.checks.append(Check(rule, step, status, tuple([NAMES[c] for c in cells]),
+                                 compose(requires, shows), requires, shows))
 
     # ------------------------------------------------------------ game --
 
@@ -125,10 +163,11 @@ class _Judge:
         if reason is None:
             self.add("game.over", STEP_GAME, True,
                      f"The game is not over: {self.me} is to move, {self.pos.half_moves} of "
-                     f"{MAX_HALF_MOVES} half-moves played.")
+                     f"{MAX_HALF_MOVES} half-moves played")
         else:
             self.add("game.over", STEP_GAME, False,
-                     f"The game is already over; {describe_game_over(self.pos, reason)}. No turn can be played.")
+                     f"{describe_game_over(self.pos, reason)}. No turn can be played",
+                     requires="The game is already over")
 
     # --------------------------------------------------------- project --
 
@@ -153,7 +192,7 @@ class _Judge:
         if skip:
             self.add("project.skip", self.project_step, True,
                      f"{self._cooldown_text()} leaves no cell {me} may Place on, so the Project and the Shape "
-                     f"are skipped and the cooldown clears.", cd)
+                     f"are skipped and the cooldown clears", cd)
             return
         if m.reserve < 1:
             why = f"{me}'s reserve is empty, so the Project is a Move; only a capture cooldown can skip it"
@@ -162,111 +201,111 @@ class _Judge:
         else:
             free = place_cells(self.pos)
             if free:
-                why = (f"{self._cooldown_text()} still leaves {_plural(len(free), 'cell')} {me} may Place on "
+                why = (f"{self._cooldown_text()} still leaves {plural(len(free), 'cell')} {me} may Place on "
                        f"(for example {N(free[0])}), so {me} must Place")
             else:
                 why = (f"no cell is free for a Place even ignoring the cooldown, so there is no skip "
                        f"and {me} has no legal Project")
-        self.add("project.skip", self.project_step, False,
-                 f"The Project may be skipped only when the capture cooldown leaves no legal Place; {why}.", cd)
+        self.add("project.skip", self.project_step, False, why, cd,
+                 requires="The Project may be skipped only when the capture cooldown leaves no legal Place")
 
     def project_skip_not_declared(self, skip: bool) -> None:
         me, m = self.me, self.m
         cd = sorted(m.cooldown)
         if skip:
+            # the requirement leads the sentence here: "The Project must be skipped: <why>"
             self.add("project.skip", self.project_step, False,
                      f"The Project must be skipped: {self._cooldown_text()} leaves no cell {me} may Place on, "
-                     f"so the Project and the Shape are skipped this turn (declare skip).", cd)
+                     f"so the Project and the Shape are skipped this turn (declare skip)", cd)
         elif not m.cooldown:
             self.add("project.skip", self.project_step, None,
-                     f"{me} has no capture cooldown, so the Project is not skipped.")
+                     f"{me} has no capture cooldown, so the Project is not skipped")
         else:
             n = len(place_cells(self.pos))
             self.add("project.skip", self.project_step, True,
-                     f"{self._cooldown_text()} leaves {_plural(n, 'cell')} {me} may Place on, so the Project "
-                     "is not skipped.", cd)
+                     f"{self._cooldown_text()} leaves {plural(n, 'cell')} {me} may Place on, so the Project "
+                     "is not skipped", cd)
 
     def place(self, c: Cell) -> None:
         me, m, step, stones = self.me, self.m, self.project_step, self.stones
         if m.reserve >= 1:
-            self.add("place.reserve", step, True, f"{me} has {_plural(m.reserve, 'stone')} in reserve.")
+            self.add("place.reserve", step, True, f"{me} has {plural(m.reserve, 'stone')} in reserve")
         else:
-            self.add("place.reserve", step, False,
-                     f"A Place needs a stone in reserve; {me}'s reserve is empty, so the Project must be a Move.")
+            self.add("place.reserve", step, False, f"{me}'s reserve is empty, so the Project must be a Move",
+                     requires="A Place needs a stone in reserve")
         if stones[c] is None:
-            self.add("place.empty", step, True, f"{N(c)} is empty.", [c])
+            self.add("place.empty", step, True, f"{N(c)} is empty", [c])
         else:
-            self.add("place.empty", step, False, f"A Place needs an empty cell; {_holds(stones, c, me)}.", [c])
+            self.add("place.empty", step, False, _holds(stones, c, me), [c], requires="A Place needs an empty cell")
         if not self.locked[c]:
-            self.add("place.unlocked", step, True, f"{N(c)} is not locked.", [c])
+            self.add("place.unlocked", step, True, f"{N(c)} is not locked", [c])
         else:
-            self.add("place.unlocked", step, False,
-                     f"A locked cell can never be Placed onto; {N(c)} is locked.", [c])
+            self.add("place.unlocked", step, False, f"{N(c)} is locked", [c],
+                     requires="A locked cell can never be Placed onto")
+        opening = f"{me}'s first Place must be at least 1 step from the centre"
         if m.placed:
             self.add("place.opening-restriction", step, None,
                      f"{me} has made their first Place already; the opening restriction applies only to the "
-                     "first Place.")
+                     "first Place")
         elif c == CENTRE:
-            self.add("place.opening-restriction", step, False,
-                     f"{me}'s first Place must be at least 1 step from the centre; d4 is the centre.", [c])
+            self.add("place.opening-restriction", step, False, "d4 is the centre", [c], requires=opening)
         else:
             self.add("place.opening-restriction", step, True,
-                     f"{me}'s first Place must be at least 1 step from the centre; {N(c)} is "
-                     f"{_plural(STEPS[c][CENTRE], 'step')} from d4.", [c])
+                     f"{N(c)} is {plural(STEPS[c][CENTRE], 'step')} from d4", [c], requires=opening)
         if not m.cooldown:
-            self.add("place.cooldown", step, None, f"{me} has no capture cooldown.")
+            self.add("place.cooldown", step, None, f"{me} has no capture cooldown")
         else:
             cd = sorted(m.cooldown)
             close = [k for k in cd if STEPS[c][k] < 2]
             rule = (f"{self._cooldown_text()}: {me}'s next Place must be at least 2 steps from every cell "
                     f"where {me}'s stones were captured")
             if close:
-                facts = ", ".join(f"{_plural(STEPS[c][k], 'step')} from {N(k)}" if STEPS[c][k] else f"on {N(k)} itself"
+                facts = ", ".join(f"{plural(STEPS[c][k], 'step')} from {N(k)}" if STEPS[c][k] else f"on {N(k)} itself"
                                   for k in close)
-                self.add("place.cooldown", step, False, f"{rule}; {N(c)} is {facts}.", [c, *close])
+                self.add("place.cooldown", step, False, f"{N(c)} is {facts}", [c, *close], requires=rule)
             else:
                 facts = ", ".join(f"{STEPS[c][k]} from {N(k)}" for k in cd)
-                self.add("place.cooldown", step, True, f"{rule}; {N(c)} is {facts}.", [c, *cd])
+                self.add("place.cooldown", step, True, f"{N(c)} is {facts}", [c, *cd], requires=rule)
         if stones[c] is None:  # D-14: a Place puts the stone only on an empty cell
             stones[c] = me
 
     def move(self, a: Cell, b: Cell, skip: bool) -> None:
         me, m, step, stones, tiers = self.me, self.m, self.project_step, self.stones, self.tiers
         if m.reserve == 0:
-            self.add("move.reserve-empty", step, True, f"{me}'s reserve is empty, so the Project may be a Move.")
+            self.add("move.reserve-empty", step, True, f"{me}'s reserve is empty, so the Project may be a Move")
         else:
             extra = " (and here the capture cooldown skips the Project)" if skip else ""
             self.add("move.reserve-empty", step, False,
-                     f"A Move is only available once the reserve is empty; {me} still has "
-                     f"{_plural(m.reserve, 'stone')} in reserve, so the Project must be a Place{extra}.")
+                     f"{me} still has {plural(m.reserve, 'stone')} in reserve, so the Project must be a Place{extra}",
+                     requires="A Move is only available once the reserve is empty")
         own = stones[a] == me
         if own:
-            self.add("move.own-stone", step, True, f"{N(a)} holds {me}'s stone.", [a])
+            self.add("move.own-stone", step, True, f"{N(a)} holds {me}'s stone", [a])
         else:
-            self.add("move.own-stone", step, False,
-                     f"A Move steps one of {me}'s own stones; {_holds(stones, a, me, own='')}.", [a])
+            self.add("move.own-stone", step, False, _holds(stones, a, me, own=""), [a],
+                     requires=f"A Move steps one of {me}'s own stones")
         if b in NEIGHBOURS[a]:
-            self.add("move.adjacent", step, True, f"{N(b)} is a neighbour of {N(a)}.", [a, b])
+            self.add("move.adjacent", step, True, f"{N(b)} is a neighbour of {N(a)}", [a, b])
         else:
             d = STEPS[a][b]
             fact = f"{N(b)} is {N(a)} itself" if d == 0 else f"{N(b)} is {d} steps from {N(a)}"
-            self.add("move.adjacent", step, False,
-                     f"A Move goes to one of the six neighbouring cells; {fact}.", [a, b])
+            self.add("move.adjacent", step, False, fact, [a, b],
+                     requires="A Move goes to one of the six neighbouring cells")
         sb = stones[b]
         lock_note = f" ({N(b)} is locked; a Move onto a locked cell is legal)" if self.locked[b] else ""
         if sb is None:
-            self.add("move.destination", step, True, f"{N(b)} is empty{lock_note}.", [b])
+            self.add("move.destination", step, True, f"{N(b)} is empty{lock_note}", [b])
         elif sb == me:
-            self.add("move.destination", step, False,
-                     f"A Move can never enter a cell holding your own stone; {N(b)} holds {me}'s own stone.", [b])
+            self.add("move.destination", step, False, f"{N(b)} holds {me}'s own stone", [b],
+                     requires="A Move can never enter a cell holding your own stone")
         elif tiers[b] < tiers[a]:
             self.add("move.destination", step, True,
                      f"{N(b)} holds {sb}'s stone on Tier {tiers[b]}, strictly lower than {N(a)}'s Tier "
-                     f"{tiers[a]}: a Move capture{lock_note}.", [a, b])
+                     f"{tiers[a]}: a Move capture{lock_note}", [a, b])
         else:
             self.add("move.destination", step, False,
-                     f"A Move onto an enemy stone needs its tier strictly lower than the from-cell's; "
-                     f"{N(b)} holds {sb}'s stone on Tier {tiers[b]} and {N(a)} is Tier {tiers[a]}.", [a, b])
+                     f"{N(b)} holds {sb}'s stone on Tier {tiers[b]} and {N(a)} is Tier {tiers[a]}", [a, b],
+                     requires="A Move onto an enemy stone needs its tier strictly lower than the from-cell's")
         if own and sb != me:  # D-14: the Move happens, removing any enemy stone there
             stones[a] = None
             stones[b] = me
@@ -274,81 +313,90 @@ class _Judge:
     # ----------------------------------------------------------- shape --
 
     def shape(self) -> None:
-        turn, me, m = self.turn, self.me, self.m
+        turn = self.turn
         if isinstance(turn.project, Skip):
-            if turn.shape is None:
-                self.add("shape.skipped", STEP_SHAPE, True,
-                         "The Project is skipped, so the Shape is skipped too.")
-            else:
-                s = turn.shape
-                self.add("shape.skipped", STEP_SHAPE, False,
-                         f"When the Project is skipped the Shape is skipped too; {shape_to_htn(s)} was given.",
-                         [s.cell])
-            return
-        landing = turn.landing
-        tiers, stones, locked = self.tiers, self.stones, self.locked
-        if turn.shape is None:
-            options = legal_shapes(tiers, locked, landing, m.lowers_left)
-            mandating = mandating_shapes(options, stones, me)
-            if mandating:
-                first = min(mandating, key=lambda sh: (STEPS[landing][sh.cell], sh.cell))
-                c = first.cell
-                where = "the landing cell itself" if c == landing else \
-                    f"{_plural(STEPS[landing][c], 'step')} from the landing cell {N(landing)}"
-                occupant = "empty" if stones[c] is None else f"holding {stones[c]}'s stone"
-                more = f"; {len(mandating)} such Shapes in all" if len(mandating) > 1 else ""
-                self.add("shape.mandate", STEP_SHAPE, False,
-                         f"The Shape may be left out only when no legal Shape targets a cell not occupied by "
-                         f"{me}'s own stone; {shape_to_htn(first)} is legal ({N(c)}: {where}, Tier {tiers[c]}, "
-                         f"unlocked, {occupant}){more}.", [c])
-            else:
-                why = (f"every cell within 2 steps of {N(landing)} that is not occupied by {me}'s own stone is "
-                       f"locked{', or Tier 2 with no lowers left' if m.lowers_left == 0 else ''}")
-                if options:
-                    why += f" (the {_plural(len(options), 'legal Shape')} all target {me}'s own stones)"
-                self.add("shape.mandate", STEP_SHAPE, True,
-                         f"No legal Shape targets a cell that is not occupied by {me}'s own stone ({why}), "
-                         "so the Shape may be left out.", [landing])
-            return
-        s = turn.shape
+            self.shape_on_skip(turn.shape)
+        elif turn.shape is None:
+            self.shape_left_out(turn.landing)
+        else:
+            self.shape_given(turn.shape, turn.landing)
+
+    def shape_on_skip(self, s: Shape | None) -> None:
+        if s is None:
+            self.add("shape.skipped", STEP_SHAPE, True, "The Project is skipped, so the Shape is skipped too")
+        else:
+            self.add("shape.skipped", STEP_SHAPE, False, f"{shape_to_htn(s)} was given", [s.cell],
+                     requires="When the Project is skipped the Shape is skipped too")
+
+    def shape_left_out(self, landing: Cell) -> None:
+        me, m, tiers, stones = self.me, self.m, self.tiers, self.stones
+        # the same primitives legal_turns decides the mandate with, on the board after the Project
+        options = legal_shapes(tiers, self.locked, landing, m.lowers_left)
+        mandating = mandating_shapes(options, stones, me)
+        if mandating:
+            first = min(mandating, key=lambda sh: (STEPS[landing][sh.cell], sh.cell))
+            c = first.cell
+            where = "the landing cell itself" if c == landing else \
+                f"{plural(STEPS[landing][c], 'step')} from the landing cell {N(landing)}"
+            occupant = "empty" if stones[c] is None else f"holding {stones[c]}'s stone"
+            more = f"; {len(mandating)} such Shapes in all" if len(mandating) > 1 else ""
+            self.add("shape.mandate", STEP_SHAPE, False,
+                     f"{shape_to_htn(first)} is legal ({N(c)}: {where}, Tier {tiers[c]}, unlocked, "
+                     f"{occupant}){more}", [c],
+                     requires=f"The Shape may be left out only when no legal Shape targets a cell not "
+                              f"occupied by {me}'s own stone")
+        else:
+            why = (f"every cell within 2 steps of {N(landing)} that is not occupied by {me}'s own stone is "
+                   f"locked{', or Tier 2 with no lowers left' if m.lowers_left == 0 else ''}")
+            if options:
+                why += f" (the {plural(len(options), 'legal Shape')} all target {me}'s own stones)"
+            self.add("shape.mandate", STEP_SHAPE, True,
+                     f"No legal Shape targets a cell that is not occupied by {me}'s own stone ({why}), "
+                     "so the Shape may be left out", [landing])
+
+    def shape_given(self, s: Shape, landing: Cell) -> None:
+        me, m, tiers, locked = self.me, self.m, self.tiers, self.locked
         c = s.cell
         d = STEPS[landing][c]
         if d <= 2:
-            at = "is the landing cell" if d == 0 else f"is {_plural(d, 'step')} from the landing cell {N(landing)}"
-            self.add("shape.range", STEP_SHAPE, True, f"{N(c)} {at} (at most 2).", [c, landing])
+            at = "is the landing cell" if d == 0 else f"is {plural(d, 'step')} from the landing cell {N(landing)}"
+            self.add("shape.range", STEP_SHAPE, True, f"{N(c)} {at} (at most 2)", [c, landing])
         else:
-            self.add("shape.range", STEP_SHAPE, False,
-                     f"A Shape must be within 2 steps of the landing cell {N(landing)}; {N(c)} is {d} steps "
-                     "from it.", [c, landing])
+            self.add("shape.range", STEP_SHAPE, False, f"{N(c)} is {d} steps from it", [c, landing],
+                     requires=f"A Shape must be within 2 steps of the landing cell {N(landing)}")
         if not locked[c]:
-            self.add("shape.unlocked", STEP_SHAPE, True, f"{N(c)} is not locked.", [c])
+            self.add("shape.unlocked", STEP_SHAPE, True, f"{N(c)} is not locked", [c])
         else:
-            self.add("shape.unlocked", STEP_SHAPE, False, f"A locked cell can never be Shaped; {N(c)} is locked.", [c])
+            self.add("shape.unlocked", STEP_SHAPE, False, f"{N(c)} is locked", [c],
+                     requires="A locked cell can never be Shaped")
         t = tiers[c]
         raise_ = s.kind == RAISE
         if raise_:
             tier_ok = t < 2
             if tier_ok:
-                self.add("shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the raise makes it Tier {t + 1}.", [c])
+                self.add("shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the raise makes it Tier {t + 1}",
+                         [c])
             else:
-                self.add("shape.tier-limit", STEP_SHAPE, False,
-                         f"A raise needs Tier 0 or 1; {N(c)} is already Tier {t}.", [c])
+                self.add("shape.tier-limit", STEP_SHAPE, False, f"{N(c)} is already Tier {t}", [c],
+                         requires="A raise needs Tier 0 or 1")
             self.add("shape.lowering-budget", STEP_SHAPE, None,
-                     f"A raise does not use the lowering budget ({me} has {m.lowers_left} of 6 lowers left).")
+                     f"A raise does not use the lowering budget ({me} has {m.lowers_left} of 6 lowers left)")
         else:
             tier_ok = t > 0
             if tier_ok:
-                self.add("shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the lower makes it Tier {t - 1}.", [c])
+                self.add("shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the lower makes it Tier {t - 1}",
+                         [c])
             else:
-                self.add("shape.tier-limit", STEP_SHAPE, False, f"A lower needs Tier 1 or 2; {N(c)} is Tier 0.", [c])
+                self.add("shape.tier-limit", STEP_SHAPE, False, f"{N(c)} is Tier 0", [c],
+                         requires="A lower needs Tier 1 or 2")
             if m.lowers_left >= 1:
                 self.add("shape.lowering-budget", STEP_SHAPE, True,
                          f"{me} has {m.lowers_left} of 6 lowers left; this lower uses one, leaving "
-                         f"{m.lowers_left - 1}.")
+                         f"{m.lowers_left - 1}")
             else:
                 self.add("shape.lowering-budget", STEP_SHAPE, False,
-                         f"A lower needs at least 1 lower left; {me} has used the whole lowering budget "
-                         "(0 of 6 lowers left).")
+                         f"{me} has used the whole lowering budget (0 of 6 lowers left)",
+                         requires="A lower needs at least 1 lower left")
         if not locked[c] and tier_ok:  # D-14: the Shape changes the tier when it can
             tiers[c] = t + 1 if raise_ else t - 1
 
@@ -358,76 +406,78 @@ class _Judge:
         e, me, m = self.turn.echo, self.me, self.m
         if e is None:
             self.add("echo.charge", STEP_ECHO, None,
-                     f"No Echo was declared; the Echo is optional ({me} has {_plural(m.charges, 'charge')} left).")
+                     f"No Echo was declared; the Echo is optional ({me} has {plural(m.charges, 'charge')} left)")
             return
         if m.charges >= 1:
             self.add("echo.charge", STEP_ECHO, True,
-                     f"{me} has {_plural(m.charges, 'charge')}; the Echo spends one, leaving {m.charges - 1}.")
+                     f"{me} has {plural(m.charges, 'charge')}; the Echo spends one, leaving {m.charges - 1}")
         else:
-            self.add("echo.charge", STEP_ECHO, False,
-                     f"An Echo needs a charge; {me} has none left, and charges never come back.")
+            self.add("echo.charge", STEP_ECHO, False, f"{me} has none left, and charges never come back",
+                     requires="An Echo needs a charge")
         if e.kind == CAPTURE:
             self.echo_capture(e.cell)
         else:
             self.echo_lock(e.cell)
 
     def echo_capture(self, c: Cell) -> None:
+        # One check per rule, each with its message; generate.echo_capture_cells (and the counts in
+        # legal_turns) select the same targets without the words.
         me, enemy, stones, tiers = self.me, self.enemy, self.stones, self.tiers
         if stones[c] == enemy:
-            self.add("echo-capture.enemy", STEP_ECHO, True, f"{N(c)} holds {enemy}'s stone.", [c])
+            self.add("echo-capture.enemy", STEP_ECHO, True, f"{N(c)} holds {enemy}'s stone", [c])
         else:
-            self.add("echo-capture.enemy", STEP_ECHO, False,
-                     f"An Echo-Capture targets an enemy stone; {_holds(stones, c, me)}.", [c])
+            self.add("echo-capture.enemy", STEP_ECHO, False, _holds(stones, c, me), [c],
+                     requires="An Echo-Capture targets an enemy stone")
         empty = [n for n in NEIGHBOURS[c] if stones[n] is None]
         if not empty:
-            self.add("echo-capture.sealed", STEP_ECHO, True, f"{N(c)} has no empty neighbouring cell.", [c])
+            self.add("echo-capture.sealed", STEP_ECHO, True, f"{N(c)} has no empty neighbouring cell", [c])
         else:
             self.add("echo-capture.sealed", STEP_ECHO, False,
-                     f"An Echo-Capture target must have no empty neighbouring cell; {N(c)} has "
-                     f"{'an empty neighbour' if len(empty) == 1 else 'empty neighbours'}: {_list(empty)}.",
-                     [c, *empty])
+                     f"{N(c)} has {'an empty neighbour' if len(empty) == 1 else 'empty neighbours'}: {_list(empty)}",
+                     [c, *empty], requires="An Echo-Capture target must have no empty neighbouring cell")
         t = tiers[c]
         if t >= 1:
-            self.add("echo-capture.tier", STEP_ECHO, True, f"{N(c)} is Tier {t}.", [c])
+            self.add("echo-capture.tier", STEP_ECHO, True, f"{N(c)} is Tier {t}", [c])
         else:
-            self.add("echo-capture.tier", STEP_ECHO, False,
-                     f"An Echo-Capture target must stand on Tier 1 or 2; {N(c)} is Tier 0.", [c])
+            self.add("echo-capture.tier", STEP_ECHO, False, f"{N(c)} is Tier 0", [c],
+                     requires="An Echo-Capture target must stand on Tier 1 or 2")
         mine = [n for n in NEIGHBOURS[c] if stones[n] == me]
         if mine:
             self.add("echo-capture.contact", STEP_ECHO, True,
                      f"{me}'s stone{'s' if len(mine) > 1 else ''} on {_list(mine)} "
-                     f"{'are' if len(mine) > 1 else 'is'} adjacent to {N(c)}.", [c, *mine])
+                     f"{'are' if len(mine) > 1 else 'is'} adjacent to {N(c)}", [c, *mine])
         else:
-            self.add("echo-capture.contact", STEP_ECHO, False,
-                     f"An Echo-Capture needs at least one of {me}'s stones adjacent to the target; none of "
-                     f"{N(c)}'s neighbours holds one.", [c])
+            self.add("echo-capture.contact", STEP_ECHO, False, f"none of {N(c)}'s neighbours holds one", [c],
+                     requires=f"An Echo-Capture needs at least one of {me}'s stones adjacent to the target")
 
     def echo_lock(self, c: Cell) -> None:
+        # One check per rule, each with its message; generate.echo_lock_cells selects the same targets.
         me, m, stones, tiers = self.me, self.m, self.stones, self.tiers
         if not m.echo_lock_used:
-            self.add("echo-lock.once", STEP_ECHO, True, f"{me} has not Echo-Locked before in this game.")
+            self.add("echo-lock.once", STEP_ECHO, True, f"{me} has not Echo-Locked before in this game")
         else:
-            self.add("echo-lock.once", STEP_ECHO, False,
-                     f"Each player may Echo-Lock once per game; {me} has already used the Echo-Lock.")
+            self.add("echo-lock.once", STEP_ECHO, False, f"{me} has already used the Echo-Lock",
+                     requires="Each player may Echo-Lock once per game")
         if stones[c] == me:
-            self.add("echo-lock.own-stone", STEP_ECHO, True, f"{N(c)} holds {me}'s stone.", [c])
+            self.add("echo-lock.own-stone", STEP_ECHO, True, f"{N(c)} holds {me}'s stone", [c])
         else:
-            self.add("echo-lock.own-stone", STEP_ECHO, False,
-                     f"An Echo-Lock targets a cell occupied by {me}'s own stone; "
-                     f"{_holds(stones, c, me)}.", [c])
+            self.add("echo-lock.own-stone", STEP_ECHO, False, _holds(stones, c, me), [c],
+                     requires=f"An Echo-Lock targets a cell occupied by {me}'s own stone")
         t = tiers[c]
         if t == 2:
-            self.add("echo-lock.tier", STEP_ECHO, True, f"{N(c)} is Tier 2.", [c])
+            self.add("echo-lock.tier", STEP_ECHO, True, f"{N(c)} is Tier 2", [c])
         else:
-            self.add("echo-lock.tier", STEP_ECHO, False, f"An Echo-Lock needs a Tier-2 cell; {N(c)} is Tier {t}.", [c])
+            self.add("echo-lock.tier", STEP_ECHO, False, f"{N(c)} is Tier {t}", [c],
+                     requires="An Echo-Lock needs a Tier-2 cell")
         if not self.locked[c]:
-            self.add("echo-lock.unlocked", STEP_ECHO, True, f"{N(c)} is not locked yet.", [c])
+            self.add("echo-lock.unlocked", STEP_ECHO, True, f"{N(c)} is not locked yet", [c])
         else:
-            self.add("echo-lock.unlocked", STEP_ECHO, False,
-                     f"An Echo-Lock target must not be locked already; {N(c)} is locked.", [c])
+            self.add("echo-lock.unlocked", STEP_ECHO, False, f"{N(c)} is locked", [c],
+                     requires="An Echo-Lock target must not be locked already")
 
 
 def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
+    """What a legal turn does, as a sentence."""
     me = pos.to_move
     p, s, e = turn
     if isinstance(p, Place):
@@ -440,9 +490,9 @@ def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
         parts.append(f"{s.kind}s {N(s.cell)}")
     if e is not None:
         parts.append(f"{'Echo-Captures' if e.kind == CAPTURE else 'Echo-Locks'} {N(e.cell)}")
-    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    captured = [f"{', '.join(ev.cells)} ({'Move capture' if ev.kind == 'move' else ev.kind})"
-                for ev in outcome.events if ev.type == "capture" and ev.cells]
+    text = and_list(parts)
+    captured = [f"{', '.join(ev.cells)} ({'Move capture' if ev.kind == CaptureKind.MOVE else ev.kind})"
+                for ev in outcome.events if ev.type == EventType.CAPTURE and ev.cells]
     if captured:
         text += f", capturing {'; '.join(captured)}"
     elif e is not None and e.kind == CAPTURE:
@@ -451,11 +501,15 @@ def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
     if g.over:
         ending = "a draw" if g.result == "draw" else f"{g.result} wins"
         text += f"; the game ends: {ending} ({g.reason})"
-    return f"Legal: {text}."
+    return f"{text}."
 
 
-def _clause(message: str) -> str:
-    return message.rstrip(".").replace("; ", ", and ", 1)
+def _explain_illegal(failed: list[Check]) -> str:
+    """Why an illegal turn is illegal, as a sentence: the first failed check's
+    clause, then the ids of the others."""
+    rest = [c.rule for c in failed[1:]]
+    also = f"; also failed: {', '.join(rest)}" if rest else ""
+    return f"{failed[0].clause}{also}."
 
 
 def check(position: Position, turn: Turn, history: Iterable[Position] | None = None,
@@ -480,14 +534,10 @@ def check(position: Position, turn: Turn, history: Iterable[Position] | None = N
     failed = [c for c in checks if c.status == FAILED]
     htn = turn_to_htn(turn, position)
     if failed:
-        summary = f"Illegal: {_clause(failed[0].message)}."
-        if len(failed) > 1:
-            rest = [c.rule for c in failed[1:]]
-            summary = summary[:-1] + f"; also failed: {', '.join(rest)}."
-        return Verdict(False, htn, position.to_move, summary, checks, None)
+        return Verdict(False, htn, position.to_move, _explain_illegal(failed), checks, None, turn)
     history = list(history) if history is not None else None
     outcome = apply(position, turn, history)
-    return Verdict(True, htn, position.to_move, _describe_legal(position, turn, outcome), checks, outcome)
+    return Verdict(True, htn, position.to_move, _describe_legal(position, turn, outcome), checks, outcome, turn)
 
 
 def consistency_checks(position: Position) -> list[Check]:

@@ -1,12 +1,12 @@
-"""Applying a legal turn: the new position, the events, the capture checks'
-weighing and the end of the game (RULES §4–§8).
+"""Applying a legal turn: the new position, the events and the capture checks'
+weighing (RULES §4–§7); the end of the game is :mod:`checker.ending`'s.
 
 >>> from checker.position import Position
 >>> from checker.notation import parse_htn, position_to_hpn
 >>> out = apply(Position.start(), parse_htn("c3 +d4"), history=[])
 >>> position_to_hpn(out.position)
 '0000/00000/000A000/0001000/000000/00000/0000 B 6:3:6:0:1:P:- 7:3:6:0:0:-:- 1'
->>> [e.type for e in out.events]
+>>> [str(e.type) for e in out.events]
 ['first_place']
 >>> out.game.over, out.game.repetition
 (False, 'evaluated')
@@ -18,20 +18,45 @@ which calls it for a legal turn).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Iterable, Sequence
 
 from . import board
 from .board import NEIGHBOURS, SLOTS, Cell
 from .catalogue import LINKS
-from .generate import game_over_reason, has_legal_project, network_group
-from .position import MAX_HALF_MOVES, PlayerState, Position, other
-from .turn import CAPTURE, LOCK, RAISE, Move, Place, Skip, Turn
+from .ending import GameResult, end_of_game
+from .position import PlayerState, Position, other
+from .turn import CAPTURE, LOCK, RAISE, Echo, Move, Place, Project, Skip, Turn
 
-__all__ = ["Term", "Weighing", "Event", "TiebreakFigures", "GameResult", "Outcome",
-           "apply", "weigh_encirclement", "weigh_echo_capture", "end_of_game", "game_status",
-           "describe_game_over", "tiebreak_figures"]
+__all__ = ["TermKind", "Term", "CaptureKind", "Weighing", "EventType", "Event", "Outcome", "apply",
+           "weigh_encirclement", "weigh_echo_capture"]
 
 N = board.name
+
+
+class TermKind(StrEnum):
+    """What a slot adds to a capture sum (see :class:`Term`)."""
+    STONE = "stone"
+    EDGE = "edge"
+    WALL = "wall"
+
+
+class CaptureKind(StrEnum):
+    """How a stone was captured: a Move capture, encirclement (the normal
+    capture check) or the Echo-Capture check.  A :class:`Weighing` names its
+    check with the last two."""
+    MOVE = "move"
+    ENCIRCLEMENT = "encirclement"
+    ECHO = "echo"
+
+
+class EventType(StrEnum):
+    """What an :class:`Event` records."""
+    CAPTURE = "capture"
+    LOCK = "lock"
+    COOLDOWN_SET = "cooldown_set"
+    COOLDOWN_CLEARED = "cooldown_cleared"
+    FIRST_PLACE = "first_place"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,14 +65,14 @@ class Term:
     stone, counting its tier), ``'edge'`` (counting tier + 1) or ``'wall'``
     (an enemy stone counting like edge, in an Echo-Capture check)."""
 
-    kind: str
+    kind: TermKind
     value: int
     cell: str | None = None
 
     def text(self) -> str:
-        if self.kind == "stone":
+        if self.kind == TermKind.STONE:
             return f"{self.value} ({self.cell})"
-        if self.kind == "edge":
+        if self.kind == TermKind.EDGE:
             return f"{self.value} (edge)"
         return f"{self.value} (wall {self.cell})"
 
@@ -56,7 +81,7 @@ class Term:
 class Weighing:
     """A sealed stone on tier >= 1, weighed by a capture check."""
 
-    check: str            # "encirclement" or "echo"
+    check: CaptureKind    # ENCIRCLEMENT or ECHO
     cell: str
     owner: str
     tier: int
@@ -67,7 +92,7 @@ class Weighing:
 
     @property
     def message(self) -> str:
-        what = "encirclement" if self.check == "encirclement" else "the Echo-Capture check"
+        what = "encirclement" if self.check == CaptureKind.ENCIRCLEMENT else "the Echo-Capture check"
         arith = " + ".join(t.text() for t in self.terms)
         if self.captured:
             verdict = f"{self.sum} > {self.threshold} (6 × Tier {self.tier}): captured"
@@ -79,40 +104,15 @@ class Weighing:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something a turn did.  ``type`` is ``'capture'`` (with ``kind``
-    ``'move'``, ``'encirclement'`` or ``'echo'``), ``'lock'``,
-    ``'cooldown_set'``, ``'cooldown_cleared'`` or ``'first_place'``."""
+    """Something a turn did: its :class:`EventType`, and for a capture its
+    :class:`CaptureKind`."""
 
-    type: str
+    type: EventType
     player: str
     cells: tuple[str, ...]
     message: str
     more: str
-    kind: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TiebreakFigures:
-    """A player's four tiebreak figures, in the order they are compared."""
-
-    stones_on_unlocked_tier2: int
-    tier_sum: int
-    captures: int
-    raises: int
-
-    def as_tuple(self) -> tuple[int, int, int, int]:
-        return (self.stones_on_unlocked_tier2, self.tier_sum, self.captures, self.raises)
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    over: bool
-    result: str | None        # "A", "B", "draw" or None
-    reason: str | None        # takeover, network, strangle, repetition, threefold, tiebreak
-    message: str
-    repetition: str           # "evaluated" or "not_evaluated"
-    tiebreak: dict[str, TiebreakFigures] | None = None
-    more: str | None = None
+    kind: CaptureKind | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,10 +137,10 @@ def weigh_encirclement(stones: Sequence[str | None], tiers: Sequence[int], mover
         slots = SLOTS[c]
         if not all(s is None or stones[s] == mover for s in slots):
             continue
-        terms = tuple(Term("edge", t + 1) if s is None else Term("stone", tiers[s], N(s))
+        terms = tuple(Term(TermKind.EDGE, t + 1) if s is None else Term(TermKind.STONE, tiers[s], N(s))
                       for s in slots)
         total = sum(x.value for x in terms)
-        out.append(Weighing("encirclement", N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
+        out.append(Weighing(CaptureKind.ENCIRCLEMENT, N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
     return out
 
 
@@ -172,130 +172,12 @@ def weigh_echo_capture(stones: Sequence[str | None], tiers: Sequence[int], mover
         slots = SLOTS[c]
         if t < 1 or any(s is not None and stones[s] is None for s in slots):
             continue
-        terms = tuple(Term("edge", t + 1) if s is None
-                      else Term("wall", t + 1, N(s)) if stones[s] == enemy
-                      else Term("stone", tiers[s], N(s)) for s in slots)
+        terms = tuple(Term(TermKind.EDGE, t + 1) if s is None
+                      else Term(TermKind.WALL, t + 1, N(s)) if stones[s] == enemy
+                      else Term(TermKind.STONE, tiers[s], N(s)) for s in slots)
         total = sum(x.value for x in terms)
-        out.append(Weighing("echo", N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
+        out.append(Weighing(CaptureKind.ECHO, N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
     return out
-
-
-# --------------------------------------------------------- end of game ------
-
-def tiebreak_figures(pos: Position, who: str) -> TiebreakFigures:
-    stones, tiers, locked = pos.stones, pos.tiers, pos.locked
-    mine = [c for c in board.CELLS if stones[c] == who]
-    ps = pos.player(who)
-    return TiebreakFigures(sum(1 for c in mine if tiers[c] == 2 and not locked[c]),
-                           sum(tiers[c] for c in mine), ps.captures, ps.raises)
-
-
-_TIEBREAK_WORDS = ("stones on unlocked tier-2 cells", "sum of tiers under their stones",
-                   "captures", "raises")
-_TIEBREAK_WINS = ("more stones on unlocked tier-2 cells", "the higher sum of tiers under their stones",
-                  "more captures", "more raises")
-
-
-def _tiebreak(pos: Position) -> tuple[str, str, dict[str, TiebreakFigures]]:
-    figs = {"A": tiebreak_figures(pos, "A"), "B": tiebreak_figures(pos, "B")}
-    a, b = figs["A"].as_tuple(), figs["B"].as_tuple()
-    head = f"The half-move cap is reached ({MAX_HALF_MOVES} half-moves) and the tiebreak decides: "
-    for i, wins in enumerate(_TIEBREAK_WINS):
-        if a[i] != b[i]:
-            winner = "A" if a[i] > b[i] else "B"
-            level = ", ".join(f"{w} ({a[j]} each)" for j, w in enumerate(_TIEBREAK_WORDS[:i]))
-            lead = f"level on {level}; then " if level else ""
-            return winner, (f"{head}{lead}{winner} has {wins} ({max(a[i], b[i])} to {min(a[i], b[i])}). "
-                            f"{winner} wins."), figs
-    level = ", ".join(f"{w} {a[j]}" for j, w in enumerate(_TIEBREAK_WORDS))
-    return "draw", f"{head}level on every figure ({level} each): a draw.", figs
-
-
-def _no_project_text(pos: Position) -> str:
-    who = pos.to_move
-    if pos.mover.reserve > 0:
-        return f"{who} has {pos.mover.reserve} stones in reserve but no cell they may Place on"
-    return f"{who}'s reserve is empty and none of {who}'s stones has a legal Move"
-
-
-def describe_game_over(pos: Position, reason: str) -> str:
-    """Why a position accepts no turn, in words (for ``game.over``)."""
-    if reason == "takeover":
-        who = "A" if pos.player("A").captures >= 6 else "B"
-        return f"{who} has captured {pos.player(who).captures} enemy stones (Takeover: 6 or more)"
-    if reason == "network":
-        who = other(pos.to_move)
-        group = network_group(pos.stones, pos.tiers, who)
-        return (f"{who}, who moved last, has a Network: {len(group)} stones on tier-2 cells "
-                f"form one connected group ({', '.join(N(c) for c in group)})")
-    if reason == "strangle":
-        return f"{_no_project_text(pos)} (Strangle)"
-    return f"all {MAX_HALF_MOVES} half-moves have been played (half-move cap); the tiebreak decided the game"
-
-
-def game_status(pos: Position, history_given: bool = True) -> GameResult:
-    """The game's state in ``pos`` itself, before any turn: over (and who won)
-    when the position accepts no turn (RULES §8, D-13), otherwise going on."""
-    rep = "evaluated" if history_given else "not_evaluated"
-    reason = game_over_reason(pos)
-    if reason is None:
-        return GameResult(False, None, None, f"The game goes on: {pos.to_move} is to move "
-                          f"({pos.half_moves} of {MAX_HALF_MOVES} half-moves played).", rep)
-    text = describe_game_over(pos, reason)
-    if reason == "tiebreak":
-        result, msg, figs = _tiebreak(pos)
-        return GameResult(True, result, reason, msg, rep, figs, LINKS["game-end"])
-    if reason == "takeover":
-        result = "A" if pos.player("A").captures >= 6 else "B"
-    else:  # network and strangle: the player who just moved wins
-        result = other(pos.to_move)
-    return GameResult(True, result, reason, f"The game is over: {text}. {result} wins.", rep, more=LINKS[reason])
-
-
-def end_of_game(before: Position, after: Position, skipped: bool,
-                history: Iterable[Position] | None) -> GameResult:
-    """The end-of-game checks after a turn from ``before`` to ``after``, in
-    the order of RULES §8 (D-11).  ``history`` is the game's earlier positions
-    (not including ``before``); ``None`` means repetition and threefold
-    cannot be evaluated."""
-    me = before.to_move
-    enemy = other(me)
-    evaluated = history is not None
-    rep = "evaluated" if evaluated else "not_evaluated"
-    note = "" if evaluated else (" Repetition and threefold were not evaluated: the request has no history.")
-
-    captures = after.player(me).captures
-    if captures >= 6:
-        return GameResult(True, me, "takeover",
-                          f"{me} wins by Takeover: {me} has captured {captures} enemy stones (6 or more).",
-                          rep, more=LINKS["takeover"])
-    group = network_group(after.stones, after.tiers, me)
-    if len(group) >= 5:
-        return GameResult(True, me, "network",
-                          f"{me} wins by Network: {len(group)} of {me}'s stones on tier-2 cells form one "
-                          f"connected group ({', '.join(N(c) for c in group)}).", rep, more=LINKS["network"])
-    if not has_legal_project(after):
-        return GameResult(True, me, "strangle",
-                          f"{me} wins by Strangle: {enemy} begins their turn with no legal Project "
-                          f"({_no_project_text(after)}).", rep, more=LINKS["strangle"])
-    if evaluated:
-        key = after.key()
-        earlier = [p.key() for p in history] + [before.key()]
-        seen = earlier.count(key)
-        if seen and not skipped:
-            return GameResult(True, enemy, "repetition",
-                              f"{me} loses by repetition: the turn recreates a position that occurred earlier "
-                              f"in the game. {enemy} wins.", rep, more=LINKS["game-end"])
-        if seen + 1 >= 3:
-            return GameResult(True, "draw", "threefold",
-                              f"Draw by threefold repetition: this position, with {enemy} to move, has now "
-                              f"occurred {seen + 1} times.", rep, more=LINKS["game-end"])
-    if after.half_moves >= MAX_HALF_MOVES:
-        result, msg, figs = _tiebreak(after)
-        return GameResult(True, result, "tiebreak", msg + note, rep, figs, LINKS["game-end"])
-    return GameResult(False, None, None,
-                      f"The game goes on: {enemy} is to move ({after.half_moves} of {MAX_HALF_MOVES} "
-                      f"half-moves played).{note}", rep)
 
 
 # -------------------------------------------------------------- apply ------
@@ -310,7 +192,7 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
     tiers = list(pos.tiers)
     locked = list(pos.locked)
     p, shape, echo = turn
-    captured: dict[str, list[Cell]] = {"move": [], "encirclement": [], "echo": []}
+    captured: dict[CaptureKind, list[Cell]] = {kind: [] for kind in CaptureKind}
     m_reserve, m_charges, m_lowers, m_raises = m.reserve, m.charges, m.lowers_left, m.raises
     m_placed, m_lock = m.placed, m.echo_lock_used
     cleared = m.cooldown
@@ -326,7 +208,7 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
     elif isinstance(p, Move):
         cleared = frozenset()
         if stones[p.dst] == enemy:
-            captured["move"].append(p.dst)
+            captured[CaptureKind.MOVE].append(p.dst)
         stones[p.src] = None
         stones[p.dst] = me
     # Step 2: Shape
@@ -348,8 +230,8 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
     for w in weighings:
         if w.captured:
             c = board.parse_cell(w.cell)
-            captured["encirclement"].append(c)
-    for c in captured["encirclement"]:
+            captured[CaptureKind.ENCIRCLEMENT].append(c)
+    for c in captured[CaptureKind.ENCIRCLEMENT]:
         stones[c] = None
     target_gone = False
     if echo is not None and echo.kind == CAPTURE:
@@ -357,11 +239,11 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
         echo_weighings = weigh_echo_capture(stones, tiers, me, echo.cell)
         for w in echo_weighings:
             if w.captured:
-                captured["echo"].append(board.parse_cell(w.cell))
-        for c in captured["echo"]:
+                captured[CaptureKind.ECHO].append(board.parse_cell(w.cell))
+        for c in captured[CaptureKind.ECHO]:
             stones[c] = None
         weighings += echo_weighings
-    all_captured = captured["move"] + captured["encirclement"] + captured["echo"]
+    all_captured = [c for kind in CaptureKind for c in captured[kind]]
 
     n = len(all_captured)
     new_m = PlayerState(m_reserve, m_charges, m_lowers, m.captures + n, m_raises, m_placed, m_lock, frozenset())
@@ -369,42 +251,50 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
                                         e.echo_lock_used, e.cooldown | frozenset(all_captured))
     after = Position(tiers, stones, locked, enemy, pos.half_moves + 1, {me: new_m, enemy: new_e})
 
+    events = _events(me, p, echo, captured, target_gone, new_e.cooldown if all_captured else frozenset(),
+                     cleared, first_place)
+    game = end_of_game(pos, after, isinstance(p, Skip), history)
+    return Outcome(after, events, tuple(weighings), game)
+
+
+def _events(me: str, p: Project, echo: Echo | None, captured: dict[CaptureKind, list[Cell]], target_gone: bool,
+            cooldown: frozenset[Cell], cleared: frozenset[Cell], first_place: Cell | None) -> tuple[Event, ...]:
+    """What the turn did, in order: the captures (Move, encirclement, Echo-Capture), the lock, the
+    cooldown set on the opponent (``cooldown``, empty when nothing was captured), the mover's cooldown
+    cleared and the first Place."""
+    enemy = other(me)
     events: list[Event] = []
-    if captured["move"]:
+    if captured[CaptureKind.MOVE]:
         c = N(p.dst)
-        events.append(Event("capture", me, (c,),
+        events.append(Event(EventType.CAPTURE, me, (c,),
                             f"Move capture: {me}'s stone moved from {N(p.src)} onto {enemy}'s stone on {c}, "
                             f"on a strictly lower tier; it returns to {enemy}'s reserve.",
-                            LINKS["capture"], "move"))
-    if captured["encirclement"]:
-        names = tuple(board.names(captured["encirclement"]))
-        events.append(Event("capture", me, names,
-                            f"Encirclement: {enemy}'s stone{'s' if len(names) > 1 else ''} on {', '.join(names)} "
-                            f"{'are' if len(names) > 1 else 'is'} captured and return{'' if len(names) > 1 else 's'} "
-                            f"to {enemy}'s reserve (see the weighing).", LINKS["capture"], "encirclement"))
+                            LINKS["capture"], CaptureKind.MOVE))
+    if captured[CaptureKind.ENCIRCLEMENT]:
+        names = tuple(board.names(captured[CaptureKind.ENCIRCLEMENT]))
+        events.append(Event(EventType.CAPTURE, me, names, f"Encirclement: {_captured_text(enemy, names)}",
+                            LINKS["capture"], CaptureKind.ENCIRCLEMENT))
     if echo is not None and echo.kind == CAPTURE:
-        events.append(_echo_event(me, echo.cell, captured["echo"], target_gone))
+        events.append(_echo_event(me, echo.cell, captured[CaptureKind.ECHO], target_gone))
     if echo is not None and echo.kind == LOCK:
-        events.append(Event("lock", me, (N(echo.cell),),
+        events.append(Event(EventType.LOCK, me, (N(echo.cell),),
                             f"{me} Echo-Locks {N(echo.cell)}: the cell can never be Shaped or Placed onto again.",
                             LINKS["lock"]))
-    if all_captured:
-        cells = tuple(board.names(new_e.cooldown))
-        events.append(Event("cooldown_set", enemy, cells,
+    if cooldown:
+        cells = tuple(board.names(cooldown))
+        events.append(Event(EventType.COOLDOWN_SET, enemy, cells,
                             f"Capture cooldown: {enemy}'s next Place must be at least 2 steps from "
                             f"{', '.join(cells)}.", LINKS["project"]))
     if cleared:
         cells = tuple(board.names(cleared))
         why = "the Project was skipped" if isinstance(p, Skip) else f"{me} Placed on {N(p.cell)}"
-        events.append(Event("cooldown_cleared", me, cells,
+        events.append(Event(EventType.COOLDOWN_CLEARED, me, cells,
                             f"{me}'s capture cooldown ({', '.join(cells)}) clears: {why}.", LINKS["project"]))
     if first_place is not None:
-        events.append(Event("first_place", me, (N(first_place),),
+        events.append(Event(EventType.FIRST_PLACE, me, (N(first_place),),
                             f"{me} made their first Place, on {N(first_place)}; the opening restriction no "
                             "longer applies to them.", LINKS["project"]))
-
-    game = end_of_game(pos, after, isinstance(p, Skip), history)
-    return Outcome(after, tuple(events), tuple(weighings), game)
+    return tuple(events)
 
 
 def _echo_event(me: str, target: Cell, cells: list[Cell], target_gone: bool) -> Event:
@@ -412,13 +302,18 @@ def _echo_event(me: str, target: Cell, cells: list[Cell], target_gone: bool) -> 
     names = tuple(board.names(cells))
     t = N(target)
     if names:
-        msg = (f"Echo-Capture of {t}: {enemy}'s stone{'s' if len(names) > 1 else ''} on {', '.join(names)} "
-               f"{'are' if len(names) > 1 else 'is'} captured and return{'' if len(names) > 1 else 's'} "
-               f"to {enemy}'s reserve (see the weighing).")
+        msg = f"Echo-Capture of {t}: {_captured_text(enemy, names)}"
     elif target_gone:
         msg = (f"Echo-Capture of {t} captured nothing: the normal capture check had already captured {t}. "
                "The charge is spent (D-8).")
     else:
         msg = (f"Echo-Capture of {t} captured nothing: no stone of its group met the test (see the "
                "weighing). The charge is spent (D-8).")
-    return Event("capture", me, names, msg, LINKS["capture"], "echo")
+    return Event(EventType.CAPTURE, me, names, msg, LINKS["capture"], CaptureKind.ECHO)
+
+
+def _captured_text(owner: str, names: Sequence[str]) -> str:
+    """The capture of ``owner``'s stones on ``names``, as a sentence."""
+    many = len(names) > 1
+    return (f"{owner}'s stone{'s' if many else ''} on {', '.join(names)} {'are' if many else 'is'} captured and "
+            f"return{'' if many else 's'} to {owner}'s reserve (see the weighing).")

@@ -26,10 +26,11 @@ rejects an inconsistent one before it gets that far.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping, NamedTuple
+from typing import Callable, Iterable, Mapping, NamedTuple
 
 from . import board
 from .board import Cell
+from .wording import plural
 
 __all__ = ["PLAYERS", "other", "PlayerState", "Position", "Problem", "STONES_PER_PLAYER"]
 
@@ -211,8 +212,16 @@ _START = Position([0] * board.CELL_COUNT, [None] * board.CELL_COUNT,
                   {"A": _START_PLAYER, "B": _START_PLAYER})
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _locked_cells(pos: Position) -> list[Cell]:
+    return [c for c in board.CELLS if pos.locked[c]] if True in pos.locked else []
+
+
+def _lock_users(pos: Position) -> list[str]:
+    return [who for who in PLAYERS if pos.player(who).echo_lock_used]
+
+
+_Bad = Callable[..., None]
+"""Records one broken condition: ``bad(rule, message, cells=())``."""
 
 
 def _problems(pos: Position) -> list[Problem]:
@@ -221,7 +230,13 @@ def _problems(pos: Position) -> list[Problem]:
     def bad(rule: str, message: str, cells: Iterable[Cell] = ()) -> None:
         out.append(Problem(rule, message, tuple(board.names(cells))))
 
-    # position.range
+    for condition in _CONDITIONS:
+        condition(pos, bad)
+    return out
+
+
+def _range(pos: Position, bad: _Bad) -> None:
+    """``position.range``."""
     limits = (("reserve", 0, 7), ("charges", 0, 3), ("lowers_left", 0, 6),
               ("captures", 0, None), ("raises", 0, None))
     for who in PLAYERS:
@@ -237,29 +252,36 @@ def _problems(pos: Position) -> list[Problem]:
     if not 0 <= pos.half_moves <= MAX_HALF_MOVES:
         bad("position.range", f"half_moves is {pos.half_moves}; it must be 0–{MAX_HALF_MOVES}.")
 
-    # position.stone-count
+
+def _stone_count(pos: Position, bad: _Bad) -> None:
+    """``position.stone-count``."""
     for who in PLAYERS:
         on_board = pos.stones.count(who)
         reserve = pos.player(who).reserve
         if on_board + reserve != STONES_PER_PLAYER:
             bad("position.stone-count",
-                f"{who} has {_count(on_board, 'stone')} on the board and {reserve} in reserve, "
+                f"{who} has {plural(on_board, 'stone')} on the board and {reserve} in reserve, "
                 f"{on_board + reserve} in all; stones on the board + reserve must be 7.")
 
-    # position.tier
+
+def _tier(pos: Position, bad: _Bad) -> None:
+    """``position.tier``."""
     wrong = [] if set(pos.tiers) <= {0, 1, 2} else [c for c in board.CELLS if pos.tiers[c] not in (0, 1, 2)]
     for c in wrong:
         bad("position.tier", f"{board.name(c)} has tier {pos.tiers[c]}; a tier is 0, 1 or 2.", [c])
 
-    # position.lock-tier
-    locked = [c for c in board.CELLS if pos.locked[c]] if True in pos.locked else []
-    for c in locked:
+
+def _lock_tier(pos: Position, bad: _Bad) -> None:
+    """``position.lock-tier``."""
+    for c in _locked_cells(pos):
         if pos.tiers[c] != 2:
             bad("position.lock-tier",
                 f"{board.name(c)} is locked but has tier {pos.tiers[c]}; only a tier-2 cell can be locked.", [c])
 
-    # position.lock-count
-    users = [who for who in PLAYERS if pos.player(who).echo_lock_used]
+
+def _lock_count(pos: Position, bad: _Bad) -> None:
+    """``position.lock-count``."""
+    locked, users = _locked_cells(pos), _lock_users(pos)
     if len(locked) != len(users):
         used = " and ".join(users) if users else "no player"
         bad("position.lock-count",
@@ -267,21 +289,25 @@ def _problems(pos: Position) -> list[Problem]:
             f"{'has' if len(users) == 1 else 'have'} used the Echo-Lock; each Echo-Lock locks exactly one cell.",
             locked)
 
-    # position.lock-charges
-    for who in users:
+
+def _lock_charges(pos: Position, bad: _Bad) -> None:
+    """``position.lock-charges``."""
+    for who in _lock_users(pos):
         ch = pos.player(who).charges
         if ch > 2:
             bad("position.lock-charges",
                 f"{who} has used the Echo-Lock but still has {ch} charges; an Echo-Lock spends one, so at most 2 remain.")
 
-    # position.unplaced
+
+def _unplaced(pos: Position, bad: _Bad) -> None:
+    """``position.unplaced``."""
     for who in PLAYERS:
         ps = pos.player(who)
         if not ps.placed:
             wrong_fields = []
             on_board = pos.stones.count(who)
             if on_board:
-                wrong_fields.append(f"{_count(on_board, 'stone')} on the board")
+                wrong_fields.append(f"{plural(on_board, 'stone')} on the board")
             for fname, want in (("reserve", 7), ("charges", 3), ("lowers_left", 6),
                                 ("raises", 0), ("captures", 0)):
                 if getattr(ps, fname) != want:
@@ -298,7 +324,9 @@ def _problems(pos: Position) -> list[Problem]:
             bad("position.unplaced",
                 f"{who} has not had a turn yet (half_moves {pos.half_moves}) but has made a first Place.")
 
-    # position.cooldown
+
+def _cooldown(pos: Position, bad: _Bad) -> None:
+    """``position.cooldown``."""
     for who in PLAYERS:
         ps = pos.player(who)
         if ps.cooldown:
@@ -311,13 +339,17 @@ def _problems(pos: Position) -> list[Problem]:
                     f"{who} has a capture cooldown ({', '.join(board.names(ps.cooldown))}) but no stone "
                     f"in reserve; a captured stone returns to the reserve.", ps.cooldown)
 
-    # position.to-move
+
+def _to_move(pos: Position, bad: _Bad) -> None:
+    """``position.to-move``."""
     expected = "A" if pos.half_moves % 2 == 0 else "B"
     if pos.to_move != expected:
         bad("position.to-move",
             f"half_moves is {pos.half_moves}, so {expected} is to move, not {pos.to_move}.")
 
-    # position.shape-count
+
+def _shape_count(pos: Position, bad: _Bad) -> None:
+    """``position.shape-count``."""
     for who in PLAYERS:
         ps = pos.player(who)
         shapes = ps.raises + ps.lowers_used
@@ -325,9 +357,11 @@ def _problems(pos: Position) -> list[Problem]:
         if shapes > had:
             bad("position.shape-count",
                 f"{who} has made {ps.raises} raises and {ps.lowers_used} lowers, {shapes} Shapes, "
-                f"in {had} turn{'s' if had != 1 else ''}; a turn has at most one Shape.")
+                f"in {plural(had, 'turn')}; a turn has at most one Shape.")
 
-    # position.tier-sum
+
+def _tier_sum(pos: Position, bad: _Bad) -> None:
+    """``position.tier-sum``."""
     total = sum(pos.tiers)
     a, b = pos.player("A"), pos.player("B")
     want = a.raises + b.raises - a.lowers_used - b.lowers_used
@@ -335,4 +369,8 @@ def _problems(pos: Position) -> list[Problem]:
         bad("position.tier-sum",
             f"the tiers add up to {total}, but the raises ({a.raises} + {b.raises}) minus the lowers "
             f"used ({a.lowers_used} + {b.lowers_used}) give {want}; only a Shape changes a tier.")
-    return out
+
+
+# Every condition of D-3, in the order D-3 lists them (and the catalogue).
+_CONDITIONS = (_range, _stone_count, _tier, _lock_tier, _lock_count, _lock_charges, _unplaced, _cooldown, _to_move,
+               _shape_count, _tier_sum)

@@ -14,15 +14,17 @@ True
 >>> svg.count('class="cell"')
 37
 
-Given a turn, the rules engine judges it (:func:`checker.legality.check`)
-and the drawing shows the verdict: the cells named by the failed checks are
-highlighted; the Project (a ring on the Place cell, or an arrow for a Move),
-the Shape (a ``+`` or ``−`` badge) and the Echo (``*`` Echo-Capture, ``#``
-Echo-Lock badge) are marked; a caption says "Legal" or "Illegal", the
-turn's HTN and the verdict's summary.
+Given a turn's verdict (made by the caller with :func:`checker.legality.check`:
+the picture draws what it is given and never judges), the drawing shows it:
+the cells named by the failed checks are highlighted; the Project (a ring on
+the Place cell, or an arrow for a Move), the Shape (a ``+`` or ``−`` badge)
+and the Echo (``*`` Echo-Capture, ``#`` Echo-Lock badge) are marked; a
+caption says "Legal" or "Illegal", the turn's HTN and the verdict's
+explanation.
 
+>>> from checker.legality import check
 >>> from checker.notation import parse_htn
->>> svg = render_svg(Position.start(), turn=parse_htn("d4 +c3"))
+>>> svg = render_svg(Position.start(), verdict=check(Position.start(), parse_htn("d4 +c3")))
 >>> 'id="cell-d4"' in svg and 'Illegal' in svg
 True
 
@@ -46,8 +48,8 @@ from typing import Iterable
 
 from . import board
 from .board import Cell
-from .legality import FAILED, InconsistentPosition, check
-from .notation import position_to_hpn
+from .legality import Verdict
+from .notation import NotationError, position_to_hpn
 from .position import MAX_HALF_MOVES, Position
 from .turn import CAPTURE, RAISE, Move, Place, Turn
 
@@ -323,42 +325,22 @@ def _wrap(text: str) -> list[str]:
     return lines
 
 
-def _strip_label(summary: str) -> str:
-    for label in ("Legal: ", "Illegal: "):
-        if summary.startswith(label):
-            return summary[len(label):]
-    return summary
-
-
 # --------------------------------------------------------------- main --
 
-def render_svg(position: Position, highlight: Iterable = (), turn: Turn | None = None,
-               history: Iterable[Position] | None = None) -> str:
+def render_svg(position: Position, highlight: Iterable = (), verdict: Verdict | None = None) -> str:
     """The position as an SVG document (a string), 400 px wide.
 
-    ``highlight``: cells (ints, or cell names) to outline.  ``turn``: a
-    :class:`~checker.turn.Turn` to judge with
-    :func:`checker.legality.check` (``history`` is passed on); the cells of
-    its failed checks are highlighted too, its Project, Shape and Echo are
-    marked, and a caption gives the verdict.  A turn on a position that
-    breaks D-3 is not judged: the caption says so, names the broken
-    conditions and highlights their cells.
+    ``highlight``: cells (ints, or cell names) to outline.  ``verdict``: a
+    :class:`~checker.legality.Verdict` of a turn played from ``position``
+    (the caller judges it with :func:`checker.legality.check`); the cells of
+    its failed checks are highlighted too, its turn's Project, Shape and Echo
+    are marked, and a caption gives the verdict.
     """
     lit: set[Cell] = {_cell_arg(c) for c in highlight}
-    verdict = None
-    problems = None
-    if turn is not None:
-        try:
-            verdict = check(position, turn, history)
-        except InconsistentPosition as exc:
-            problems = exc.problems
-        if verdict is not None:
-            for chk in verdict.checks:
-                if chk.status == FAILED:
-                    lit.update(board.parse_cell(n) for n in chk.cells)
-        else:
-            for p in problems:
-                lit.update(board.parse_cell(n) for n in p.cells)
+    if verdict is not None:
+        for chk in verdict.checks:
+            if chk.failed:
+                lit.update(board.parse_cell(n) for n in chk.cells)
 
     header = (f"{position.to_move} to move \u00b7 {position.half_moves} of {MAX_HALF_MOVES} "
               f"half-moves played")
@@ -368,15 +350,7 @@ def render_svg(position: Position, highlight: Iterable = (), turn: Turn | None =
     if verdict is not None:
         caption_head = f"{'Legal' if verdict.legal else 'Illegal'} \u00b7 turn {verdict.turn}"
         caption_colour = _LEGAL if verdict.legal else _ILLEGAL
-        caption_lines = _wrap(_strip_label(verdict.summary))
-    elif problems is not None:
-        caption_head = "Not checked \u00b7 the position is not consistent"
-        caption_colour = _ILLEGAL
-        rules = []
-        for p in problems:
-            if p.rule not in rules:
-                rules.append(p.rule)
-        caption_lines = _wrap("Broken: " + ", ".join(rules) + ".")
+        caption_lines = _wrap(verdict.explanation)
 
     y = _BOARD_TOP + _BOARD_H + 8
     caption_svg = ""
@@ -396,14 +370,12 @@ def render_svg(position: Position, highlight: Iterable = (), turn: Turn | None =
 
     try:
         hpn = position_to_hpn(position)
-    except Exception:  # a position that cannot be written as HPN (values out of range)
+    except NotationError:  # a position that cannot be written as HPN (values out of range)
         hpn = "(not expressible in HPN)"
     title = f"Hexodic board: {header}"
     desc = f"The 37-cell Hexodic board, position {hpn}."
     if verdict is not None:
         desc += f" Turn {verdict.turn}: {verdict.summary}"
-    elif problems is not None:
-        desc += " The position is not consistent; the turn was not checked."
     if lit:
         desc += " Highlighted: " + ", ".join(board.names(lit)) + "."
 
@@ -419,8 +391,8 @@ def render_svg(position: Position, highlight: Iterable = (), turn: Turn | None =
     ]
     out.extend(_cell_svg(position, c, c in lit) for c in board.CELLS)
     out.append("</g>")
-    if turn is not None:
-        out.append(_marks_svg(turn))
+    if verdict is not None:
+        out.append(_marks_svg(verdict.declared))
     out.append(caption_svg)
     out.append(legend_svg)
     out.append("</svg>")

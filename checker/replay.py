@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from .ending import GameResult, game_status
 from .legality import Verdict, check
-from .play import GameResult, game_status
 from .position import Position
 from .turn import Turn
 

@@ -13,21 +13,41 @@ True
 >>> t.landing == board.C3
 True
 
+Shape and Echo kinds are closed sets, :class:`ShapeKind` and
+:class:`EchoKind`; a plain string is taken and stored as the member:
+
+>>> t.shape.kind is ShapeKind.RAISE, t.shape.kind == "raise"
+(True, True)
+
 Write and read turns as text with :mod:`checker.notation`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import NamedTuple, Union
 
 from .board import Cell
 
-__all__ = ["Place", "Move", "Skip", "Project", "Shape", "Echo", "Turn",
+__all__ = ["Place", "Move", "Skip", "Project", "ShapeKind", "Shape", "EchoKind", "Echo", "Turn",
            "RAISE", "LOWER", "CAPTURE", "LOCK"]
 
-RAISE, LOWER = "raise", "lower"
-CAPTURE, LOCK = "capture", "lock"
+
+class ShapeKind(StrEnum):
+    """The two Shapes.  A ``StrEnum``: equal to, and written as, its string."""
+    RAISE = "raise"
+    LOWER = "lower"
+
+
+class EchoKind(StrEnum):
+    """The two Echoes: Echo-Capture and Echo-Lock."""
+    CAPTURE = "capture"
+    LOCK = "lock"
+
+
+RAISE, LOWER = ShapeKind.RAISE, ShapeKind.LOWER
+CAPTURE, LOCK = EchoKind.CAPTURE, EchoKind.LOCK
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,16 +76,23 @@ Project = Union[Place, Move, Skip]
 
 @dataclass(frozen=True, slots=True)
 class Shape:
-    """Step 2: ``kind`` is ``'raise'`` or ``'lower'``."""
-    kind: str
+    """Step 2: ``kind`` is a :class:`ShapeKind` (``'raise'`` or ``'lower'``)."""
+    kind: ShapeKind
     cell: Cell
+
+    def __post_init__(self):
+        object.__setattr__(self, "kind", ShapeKind(self.kind))
 
 
 @dataclass(frozen=True, slots=True)
 class Echo:
-    """Step 3: ``kind`` is ``'capture'`` (Echo-Capture) or ``'lock'`` (Echo-Lock)."""
-    kind: str
+    """Step 3: ``kind`` is an :class:`EchoKind` (``'capture'``: Echo-Capture,
+    ``'lock'``: Echo-Lock)."""
+    kind: EchoKind
     cell: Cell
+
+    def __post_init__(self):
+        object.__setattr__(self, "kind", EchoKind(self.kind))
 
 
 class Turn(NamedTuple):

@@ -15,7 +15,7 @@ and each further line one vector::
 
 Vectors whose id starts with ``hand-`` were written by hand from RULES.md
 (``vectors_hand.jsonl``); those starting with ``gen-`` are generated from
-seeded random games by :func:`generate` and pin the checker's answers as
+seeded random games by :func:`generated_vectors` and pin the checker's answers as
 regression vectors.
 
 Rebuild the file with ``python -m checker.vectors build``; check an
@@ -37,7 +37,7 @@ from .notation import parse_hpn, parse_htn, position_to_hpn, turn_to_htn
 from .position import Position
 from .turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Skip, Turn
 
-__all__ = ["FORMAT", "VERSION", "KEYS", "header", "load", "hand_vectors", "generate", "build", "expected",
+__all__ = ["FORMAT", "VERSION", "KEYS", "header", "load", "hand_vectors", "generated_vectors", "build", "expected",
            "run_vector", "main"]
 
 FORMAT = "hexodic-conformance-vectors"
@@ -130,7 +130,7 @@ def _near_miss(rng: random.Random, legal: list[Turn]) -> Turn:
     return Turn(p, s, e)
 
 
-def generate() -> list[dict]:
+def generated_vectors() -> list[dict]:
     """Regression vectors from seeded random games: legal turns along each
     game, and illegal turns chosen so that every rule id fails a few times."""
     out: list[dict] = []
@@ -186,7 +186,7 @@ def generate() -> list[dict]:
 
 def build() -> list[str]:
     """The lines of the shipped file: header, hand vectors, generated vectors."""
-    vectors = hand_vectors() + generate()
+    vectors = hand_vectors() + generated_vectors()
     lines = [json.dumps(header(len(vectors)), ensure_ascii=False)]
     lines += [json.dumps({k: v[k] for k in KEYS}, ensure_ascii=False) for v in vectors]
     return lines

@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 import cairosvg  # noqa: E402
 
+from checker.legality import check  # noqa: E402
 from checker.notation import parse_hpn, parse_htn  # noqa: E402
 from checker.position import Position  # noqa: E402
 from checker.render import render_svg  # noqa: E402
@@ -44,7 +45,7 @@ EXAMPLES = {
 def main() -> None:
     out_dir = ROOT / "docs"
     for name, (position, turn) in EXAMPLES.items():
-        svg = render_svg(position, turn=turn)
+        svg = render_svg(position, verdict=None if turn is None else check(position, turn))
         path = out_dir / name
         cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=str(path))
         print(f"wrote {path.relative_to(ROOT)} ({path.stat().st_size} bytes)")

@@ -17,10 +17,12 @@ import random
 import pytest
 
 from checker import board
-from checker.generate import game_over_reason, legal_moves, legal_turns, skip_applies
+from checker.ending import game_over_reason
+from checker.generate import legal_turns
 from checker.legality import check
 from checker.notation import turn_to_htn
 from checker.position import Position
+from checker.projects import legal_moves, place_cells, skip_applies
 from checker.turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Skip, Turn
 from tests.helpers import C, T, build
 
@@ -487,3 +489,12 @@ def test_move_capture_turns_judged_after_the_capture():
     assert "b3xc3 #c3" not in texts  # c3 is still tier 1 without the raise
     for t in sub:
         assert check(MOVES, t).legal
+
+
+def test_a_locked_empty_cell_is_not_among_the_place_cells():
+    # c1 is empty, Tier 2 and locked (B's Echo-Lock; the lock count is 1): RULES §4, a locked cell
+    # can never be Placed onto, with or without the cooldown; every other empty cell can.
+    pos = build({"c1": "2*", "g7": "0A", "e5": "0B"}, A={"echo_lock_used": False}, B={"echo_lock_used": True})
+    free = [c for c in range(37) if c not in (C("c1"), C("g7"), C("e5"))]
+    assert place_cells(pos) == place_cells(pos, ignore_cooldown=True) == free
+    assert not any(t.project == Place(C("c1")) for t in legal_turns(pos))

@@ -924,3 +924,32 @@ def test_network_needs_one_connected_group_and_ignores_locks():
     pos = build({"d2": "2B", "d3": "2B", "d4": "2B", "d5": "1B", "d6": "2B", "d7": "2B", "a1": "0A"},
                 to_move="A")
     assert the(check(pos, T("g7 +g7")), "game.over").status == PASSED
+
+
+# A mutation run (issue 9) loosened move.adjacent to "at most 1 step" and nothing failed: a Move
+# onto its own from-cell.  Rows of 4, 5, 6, 7, 6, 5, 4 cells: A's stones on a1–a4, b1, b2 and c3
+# (row c "000A000": c1, c2 empty, c3 A), B's on e5, f5, f6, g4–g7; both reserves empty, no tier.
+ONTO_ITSELF = "0A0A0A0A/0A0A000/000A000/0000000/0000B00/000B0B0/0B0B0B0B A 0:3:6:0:0:P:- 0:3:6:0:0:P:- 14"
+
+
+def test_a_move_onto_its_own_from_cell_fails_adjacency():
+    pos = P(ONTO_ITSELF)
+    assert pos.problems() == []
+    # RULES §4: c3 is 0 steps from c3, not one of its six neighbours (move.adjacent); c3 holds A's
+    # own stone, which a Move never enters (move.destination).  With no Shape, c4 (empty, Tier 0,
+    # 1 step from c3) could be raised, so leaving the Shape out fails shape.mandate.
+    v = check(pos, T("c3-c3"))
+    assert v.violations == ["move.adjacent", "move.destination", "shape.mandate"]
+    adjacent = the(v, "move.adjacent")
+    assert adjacent.cells == ("c3", "c3")
+    assert adjacent.message == "A Move goes to one of the six neighbouring cells; c3 is c3 itself."
+    assert check(pos, T("c3-c3 +c4")).violations == ["move.adjacent", "move.destination"]
+
+
+def test_a_locked_empty_cell_is_never_placeable():
+    # c1 is empty, Tier 2 and locked (B's Echo-Lock, so the lock count is 1): RULES §4 "A locked
+    # cell can never be Placed onto" (place.unlocked), while b1 (empty, unlocked, 1 step from c1)
+    # can be, and the Shape +b1 is in range and legal.
+    pos = build({"c1": "2*", "g7": "0A", "e5": "0B"}, A={"echo_lock_used": False}, B={"echo_lock_used": True})
+    assert check(pos, T("c1 +b1")).violations == ["place.unlocked"]
+    assert check(pos, T("b1 +b1")).legal

@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections import Counter
 
 from checker import board
-from checker.generate import game_over_reason
+from checker.ending import game_over_reason
+from checker.generate import legal_turns
 from checker.legality import check
 from checker.play import apply
 from tests.helpers import C, T, build
@@ -889,3 +890,28 @@ def test_no_tiebreak_before_half_move_60():
     out = tiebreak_out({"c3": "2A", "e5": "2A", "c5": "2B", "e3": "1B"}, {"raises": 4}, {"raises": 3},
                        half_moves=57)
     assert not out.game.over and out.game.tiebreak is None
+
+
+def test_the_last_echo_charge_can_be_spent():
+    # RULES §6: an Echo needs at least one charge and spends one.  A has 1 charge, the Echo-Lock
+    # unused and its own stone on b2, Tier 2: a1 +a2 #b2 is legal and leaves A 0 charges, b2 locked.
+    pos = build({"b2": "2A", "e5": "0B"}, A={"charges": 1})
+    turn = T("a1 +a2 #b2")
+    assert turn in legal_turns(pos)
+    v = check(pos, turn)
+    assert v.legal, v.summary
+    after = v.outcome.position.player("A")
+    assert (after.charges, after.echo_lock_used) == (0, True)
+    assert v.outcome.position.locked[C("b2")]
+
+
+def test_lowers_left_after_a_lower():
+    # RULES §5: a lower needs at least 1 lower left and uses one.  A has 1 lower left; c4 is Tier 1
+    # and 1 step from c3, so c3 -c4 is legal, leaves A 0 lowers and c4 on Tier 0.
+    pos = build({"c4": "1", "g7": "0A", "e5": "0B"}, A={"lowers_left": 1})
+    turn = T("c3 -c4")
+    assert turn in legal_turns(pos)
+    v = check(pos, turn)
+    assert v.legal, v.summary
+    assert v.outcome.position.player("A").lowers_left == 0
+    assert v.outcome.position.tiers[C("c4")] == 0

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from checker import board, render
+from checker import board
 from checker.generate import legal_turns
-from checker.legality import Verdict, check
+from checker.legality import Check, InconsistentPosition, Status, Verdict, check
 from checker.notation import parse_hpn, turn_to_htn
 from checker.play import apply
 from checker.position import Position
@@ -108,6 +108,11 @@ def caption(root: ET.Element) -> tuple[str, list[str]]:
     return "".join(head.itertext()), lines
 
 
+def judged(position, turn, history=None, highlight=()) -> str:
+    """The picture of ``turn``'s verdict, judged first as the callers do (render never judges)."""
+    return render_svg(position, highlight, check(position, turn, history))
+
+
 def mid() -> Position:
     pos = parse_hpn(MIDGAME)
     assert pos.problems() == []
@@ -148,7 +153,7 @@ def test_header_and_legend():
         assert word in legend
     # The verdict marks get a legend only when there is a verdict.
     assert "Echo-Capture" not in legend
-    legend2 = " ".join(texts(by_id(parse(render_svg(mid(), turn=T("b2-c2 +c2 *d4"))), "legend")))
+    legend2 = " ".join(texts(by_id(parse(judged(mid(), T("b2-c2 +c2 *d4"))), "legend")))
     for word in ("Place", "Move", "Shape", "Echo-Capture", "Echo-Lock"):
         assert word in legend2
 
@@ -272,7 +277,7 @@ def test_highlight_rejects_what_is_not_a_cell(bad):
 def test_start_d4_plus_c3_highlights_exactly_d4():
     # RULES §4: the first Place may not be on the centre d4 (opening
     # restriction); nothing else fails (c3 is 1 step from d4, §5).
-    root = parse(render_svg(Position.start(), turn=T("d4 +c3")))
+    root = parse(judged(Position.start(), T("d4 +c3")))
     assert lit(root) == {"d4"}
     head, lines = caption(root)
     assert head.startswith("Illegal") and "d4 +c3" in head
@@ -287,7 +292,7 @@ def test_start_d4_plus_c3_highlights_exactly_d4():
 
 
 def test_start_c3_plus_d4_is_legal_with_no_highlight():
-    root = parse(render_svg(Position.start(), turn=T("c3 +d4")))
+    root = parse(judged(Position.start(), T("c3 +d4")))
     assert lit(root) == set()
     head, lines = caption(root)
     assert head.startswith("Legal") and "c3 +d4" in head
@@ -300,7 +305,7 @@ def test_midgame_illegal_turn_highlights_every_failed_cell():
     # the landing cell (shape.range: g7, d4).  #e5: A has Echo-Locked c4
     # already (echo-lock.once, no cell).  So c3, d4 and g7.
     pos, turn = mid(), T("c3-d4 +g7 #e5")
-    root = parse(render_svg(pos, turn=turn))
+    root = parse(judged(pos, turn))
     assert lit(root) == {"c3", "d4", "g7"} == failed_cells(pos, turn)
     head, lines = caption(root)
     assert head.startswith("Illegal") and "c3xd4 +g7 #e5" in head
@@ -318,7 +323,7 @@ def test_midgame_legal_turn_with_lower_and_echo_capture():
     # -b3: b3 = (2,3) is Tier 2, 2 steps from c2 (di = −1, dj = 1), 5 lowers left.
     # *d4: B on Tier 1, neighbours c3 c4 d3 d5 e4 e5 all A (sealed, contact), A has 2 charges.
     pos, turn = mid(), T("b2-c2 -b3 *d4")
-    root = parse(render_svg(pos, turn=turn))
+    root = parse(judged(pos, turn))
     assert lit(root) == set()
     head, _ = caption(root)
     assert head.startswith("Legal")
@@ -332,7 +337,7 @@ def test_midgame_legal_turn_with_lower_and_echo_capture():
 
 def test_marks_are_drawn_on_their_cells():
     pos, turn = mid(), T("b2-c2 -b3 *d4")
-    root = parse(render_svg(pos, turn=turn))
+    root = parse(judged(pos, turn))
     groups = cells(root)
     centre = {n: hex_centre(g) for n, g in groups.items()}
     step = math.dist(centre["a1"], centre["a2"])
@@ -354,7 +359,7 @@ def test_marks_are_drawn_on_their_cells():
 
 
 def test_place_mark_sits_on_its_cell():
-    root = parse(render_svg(Position.start(), turn=T("a1 +a2")))
+    root = parse(judged(Position.start(), T("a1 +a2")))
     centre = hex_centre(cells(root)["a1"])
     ring = next(by_id(root, "project-mark").iter(NS + "circle"))
     assert math.dist(centre, (float(ring.get("cx")), float(ring.get("cy")))) < 3
@@ -362,7 +367,7 @@ def test_place_mark_sits_on_its_cell():
 
 def test_skip_has_no_project_mark():
     # A declared skip with no capture cooldown fails project.skip (RULES §4, D-4).
-    root = parse(render_svg(Position.start(), turn=T("skip")))
+    root = parse(judged(Position.start(), T("skip")))
     assert by_id(root, "project-mark") is None
     head, _ = caption(root)
     assert head.startswith("Illegal")
@@ -390,7 +395,7 @@ def test_highlight_is_the_union_of_the_failed_checks_cells(where, htn):
     pos = parse_hpn(where) if isinstance(where, str) else where
     turn = T(htn)
     verdict = check(pos, turn)
-    root = parse(render_svg(pos, turn=turn))
+    root = parse(judged(pos, turn))
     assert lit(root) == failed_cells(pos, turn)
     head, lines = caption(root)
     assert head.startswith("Legal" if verdict.legal else "Illegal")
@@ -399,7 +404,7 @@ def test_highlight_is_the_union_of_the_failed_checks_cells(where, htn):
 
 
 def test_highlight_and_turn_combine():
-    root = parse(render_svg(Position.start(), highlight=[C("a1")], turn=T("d4 +c3")))
+    root = parse(judged(Position.start(), T("d4 +c3"), highlight=[C("a1")]))
     assert lit(root) == {"a1", "d4"}
 
 
@@ -407,63 +412,51 @@ def test_caption_wraps_and_keeps_the_summary():
     pos, turn = mid(), T("c3-d4 +g7 #e5")
     summary = check(pos, turn).summary
     assert summary.startswith("Illegal: ")
-    _, lines = caption(parse(render_svg(pos, turn=turn)))
+    _, lines = caption(parse(judged(pos, turn)))
     assert len(lines) >= 2                              # long enough to wrap
     assert all(len(line) <= 64 for line in lines)       # fits 400 px
     assert " ".join(lines) == summary.removeprefix("Illegal: ")
 
 
-def test_a_very_long_summary_is_truncated(monkeypatch):
-    real = render.check
-
-    def long_check(position, turn, history=None):
-        v = real(position, turn, history)
-        return Verdict(v.legal, v.turn, v.mover, "Illegal: " + "word " * 200, v.checks, v.outcome)
-
-    monkeypatch.setattr(render, "check", long_check)
-    _, lines = caption(parse(render_svg(Position.start(), turn=T("d4 +c3"))))
+def test_a_very_long_summary_is_truncated():
+    v = check(Position.start(), T("d4 +c3"))
+    long = Verdict(v.legal, v.turn, v.mover, "word " * 200, v.checks, v.outcome, v.declared)
+    _, lines = caption(parse(render_svg(Position.start(), verdict=long)))
     assert 1 <= len(lines) <= 5
     assert lines[-1].endswith("\u2026")
     assert all(len(line) <= 64 for line in lines)
 
 
-def test_text_is_escaped(monkeypatch):
-    real = render.check
-    nasty = "Illegal: <script>alert('x')</script> & \"quotes\" ]]> <!-- -->"
-
-    def nasty_check(position, turn, history=None):
-        v = real(position, turn, history)
-        return Verdict(v.legal, v.turn, v.mover, nasty, v.checks, v.outcome)
-
-    monkeypatch.setattr(render, "check", nasty_check)
-    svg = render_svg(Position.start(), turn=T("d4 +c3"))
+def test_text_is_escaped():
+    nasty = "<script>alert('x')</script> & \"quotes\" ]]> <!-- -->"
+    v = check(Position.start(), T("d4 +c3"))
+    svg = render_svg(Position.start(), verdict=Verdict(v.legal, v.turn, v.mover, nasty, v.checks, v.outcome,
+                                                       v.declared))
     root = parse(svg)
     assert "<script" not in svg and "<!--" not in svg
     assert not any(e.tag.endswith("script") for e in root.iter())
     assert nasty in root.find(NS + "desc").text      # the text survives, escaped
 
 
-def test_history_is_passed_to_the_checker(monkeypatch):
-    seen = {}
-    real = render.check
-
-    def spy(position, turn, history=None):
-        seen["history"] = history
-        return real(position, turn, history)
-
-    monkeypatch.setattr(render, "check", spy)
-    hist = [Position.start()]
-    pos = apply(Position.start(), T("c3 +d4"), []).position
-    render_svg(pos, turn=T("e5 +e5"), history=hist)
-    assert seen["history"] is hist
-
-
-def test_a_turn_on_an_inconsistent_position_is_not_judged():
-    bad = Position.start().replace(half_moves=1)   # D-3 position.to-move: A to move on an odd count
-    root = parse(render_svg(bad, turn=T("c3 +d4")))
+def test_the_verdict_given_is_drawn_not_judged_again():
+    # A verdict whose one failed check names b2 and g7, handed to the start position: the picture
+    # shows that verdict (its cells, its words), whatever judging the turn again would say.
+    v = check(Position.start(), T("c3 +d4"))
+    assert v.legal
+    made_up = Check("place.empty", "Step 1/2: Place", Status.FAILED, ("b2", "g7"), "Made up.")
+    given = Verdict(False, v.turn, "A", "made up.", (made_up,), None, v.declared)
+    root = parse(render_svg(Position.start(), verdict=given))
     head, lines = caption(root)
-    assert head.startswith("Not checked")
-    assert "position.to-move" in " ".join(lines)
+    assert head.startswith("Illegal") and lines == ["made up."]
+    assert lit(root) == {"b2", "g7"}
+
+
+def test_an_inconsistent_position_is_drawn_without_a_verdict():
+    bad = Position.start().replace(half_moves=1)   # D-3 position.to-move: A to move on an odd count
+    with pytest.raises(InconsistentPosition):      # so the callers refuse a turn on it (422, exit 2)
+        check(bad, T("c3 +d4"))
+    root = parse(render_svg(bad))
+    assert by_id(root, "caption") is None and by_id(root, "marks") is None
     assert lit(root) == set()
 
 
@@ -473,7 +466,7 @@ def test_a_turn_on_an_inconsistent_position_is_not_judged():
                                        (MIDGAME, "b2-c2 -b3 *d4")], ids=["start", "mid illegal", "mid legal"])
 def test_self_contained(where, htn):
     pos = parse_hpn(where) if isinstance(where, str) else where
-    svg = render_svg(pos, highlight=[C("a1")], turn=T(htn) if htn else None)
+    svg = judged(pos, T(htn), highlight=[C("a1")]) if htn else render_svg(pos, highlight=[C("a1")])
     root = parse(svg)
     assert re.findall(r"https?://[^\s\"'<>]*", svg) == ["http://www.w3.org/2000/svg"]
     for el in root.iter():
@@ -489,8 +482,8 @@ def test_self_contained(where, htn):
 
 def test_deterministic():
     pos, turn = mid(), T("c3-d4 +g7 #e5")
-    one = render_svg(pos, highlight=[C("a1"), C("g4")], turn=turn)
-    two = render_svg(parse_hpn(MIDGAME), highlight=[C("g4"), C("a1")], turn=T("c3-d4 +g7 #e5"))
+    one = judged(pos, turn, highlight=[C("a1"), C("g4")])
+    two = judged(parse_hpn(MIDGAME), T("c3-d4 +g7 #e5"), highlight=[C("g4"), C("a1")])
     assert one == two
     assert render_svg(Position.start()) == render_svg(Position.start())
 
@@ -503,7 +496,7 @@ def test_renders_every_position_of_a_random_game():
         if not turns:
             break
         turn = rng.choice(turns)
-        root = parse(render_svg(pos, turn=turn, history=history))
+        root = parse(judged(pos, turn, history))
         groups = cells(root)
         for c in board.CELLS:
             g = groups[board.name(c)]
@@ -529,7 +522,7 @@ def _png_size(data: bytes) -> tuple[int, int]:
 def test_renders_to_png_with_cairosvg():
     cairosvg = pytest.importorskip(
         "cairosvg", reason="cairosvg is not installed (pip install cairosvg, in the test extra)")
-    svg = render_svg(mid(), highlight=[C("a1")], turn=T("c3-d4 +g7 #e5"))
+    svg = judged(mid(), T("c3-d4 +g7 #e5"), highlight=[C("a1")])
     png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     width, height = _png_size(png)
     assert width == 400 and height > 300

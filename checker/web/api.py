@@ -12,6 +12,7 @@ from flask import Response
 
 from checker import RULES_VERSION
 from checker.counting import BUDGET
+from checker.legality import check
 from checker.render import render_svg
 from schemas.requests import MAX_BATCH, MAX_REPLAY, RenderRequestSchema
 
@@ -41,7 +42,9 @@ bp.serve("POST", "/replay", pipeline.replay_request, "Replay a game",
             request=RenderRequestSchema, answer=Content("image/svg+xml", {"type": "string"}, "The board as SVG."))
 def render_board(data: dict):
     position = consistent(data["position"], "position")
-    svg = render_svg(position, data["highlight"], data["turn"], data["history"])
+    turn = data["turn"]
+    verdict = None if turn is None else check(position, turn, data["history"], validate=False)
+    svg = render_svg(position, data["highlight"], verdict)
     return Response(svg, mimetype="image/svg+xml", headers={"Hexodic-Rules-Version": RULES_VERSION})
 
 

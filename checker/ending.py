@@ -1,0 +1,237 @@
+"""The end of the game: how a game ended, and the words for it (RULES §8).
+
+One module decides it: :func:`game_over_reason` says why a position accepts
+no turn (D-13), :func:`game_status` words a position's state before any turn,
+:func:`end_of_game` runs the end-of-game checks after a turn in the order of
+D-11, and :func:`describe_game_over` words why a finished game accepts no
+turn (for ``game.over``).
+
+>>> from checker.position import Position
+>>> game_over_reason(Position.start()) is None
+True
+>>> game_status(Position.start()).message
+'The game goes on: A is to move (0 of 60 half-moves played).'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Iterable, Sequence
+
+from . import board
+from .board import NEIGHBOURS, Cell
+from .catalogue import LINKS
+from .position import MAX_HALF_MOVES, Position, other
+from .projects import has_legal_project
+
+__all__ = ["EndReason", "TiebreakFigures", "GameResult", "network_group", "game_over_reason", "tiebreak_figures",
+           "describe_game_over", "game_status", "end_of_game"]
+
+N = board.name
+
+
+class EndReason(StrEnum):
+    """How a game ended (RULES §8).  A ``StrEnum``: equal to, and written as,
+    its string."""
+    TAKEOVER = "takeover"
+    NETWORK = "network"
+    STRANGLE = "strangle"
+    REPETITION = "repetition"
+    THREEFOLD = "threefold"
+    TIEBREAK = "tiebreak"
+
+
+TAKEOVER, NETWORK, STRANGLE = EndReason.TAKEOVER, EndReason.NETWORK, EndReason.STRANGLE
+REPETITION, THREEFOLD, TIEBREAK = EndReason.REPETITION, EndReason.THREEFOLD, EndReason.TIEBREAK
+
+
+@dataclass(frozen=True, slots=True)
+class TiebreakFigures:
+    """A player's four tiebreak figures, in the order they are compared."""
+
+    stones_on_unlocked_tier2: int
+    tier_sum: int
+    captures: int
+    raises: int
+
+    def as_tuple(self) -> tuple[int, int, int, int]:
+        return (self.stones_on_unlocked_tier2, self.tier_sum, self.captures, self.raises)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    over: bool
+    result: str | None        # "A", "B", "draw" or None
+    reason: EndReason | None
+    message: str
+    repetition: str           # "evaluated" or "not_evaluated"
+    tiebreak: dict[str, TiebreakFigures] | None = None
+    more: str | None = None
+
+
+# ------------------------------------------------------------- facts ------
+
+def network_group(stones: Sequence[str | None], tiers: Sequence[int], who: str) -> list[Cell]:
+    """The largest connected group of ``who``'s stones on tier-2 cells (cells
+    in board order); a Network when it has 5 or more."""
+    on2 = {c for c in board.CELLS if stones[c] == who and tiers[c] == 2}
+    best: list[Cell] = []
+    while on2:
+        start = on2.pop()
+        group, todo = [start], [start]
+        while todo:
+            c = todo.pop()
+            for n in NEIGHBOURS[c]:
+                if n in on2:
+                    on2.discard(n)
+                    group.append(n)
+                    todo.append(n)
+        if len(group) > len(best):
+            best = group
+    return sorted(best)
+
+
+def _takeover_winner(pos: Position) -> str:
+    return "A" if pos.player("A").captures >= 6 else "B"
+
+
+def game_over_reason(pos: Position) -> EndReason | None:
+    """Why a position accepts no turn (RULES §8, D-13), or ``None``:
+    Takeover, Network, Strangle or the half-move cap (``TIEBREAK``)."""
+    a, b = pos.player("A"), pos.player("B")
+    if a.captures >= 6 or b.captures >= 6:
+        return TAKEOVER
+    if pos.half_moves >= 1 and len(network_group(pos.stones, pos.tiers, other(pos.to_move))) >= 5:
+        return NETWORK
+    if not has_legal_project(pos):
+        return STRANGLE
+    if pos.half_moves >= MAX_HALF_MOVES:
+        return TIEBREAK
+    return None
+
+
+def tiebreak_figures(pos: Position, who: str) -> TiebreakFigures:
+    stones, tiers, locked = pos.stones, pos.tiers, pos.locked
+    mine = [c for c in board.CELLS if stones[c] == who]
+    ps = pos.player(who)
+    return TiebreakFigures(sum(1 for c in mine if tiers[c] == 2 and not locked[c]),
+                           sum(tiers[c] for c in mine), ps.captures, ps.raises)
+
+
+# ------------------------------------------------------------- words ------
+
+_TIEBREAK_WORDS = ("stones on unlocked tier-2 cells", "sum of tiers under their stones",
+                   "captures", "raises")
+_TIEBREAK_WINS = ("more stones on unlocked tier-2 cells", "the higher sum of tiers under their stones",
+                  "more captures", "more raises")
+
+
+def _tiebreak(pos: Position) -> tuple[str, str, dict[str, TiebreakFigures]]:
+    figs = {"A": tiebreak_figures(pos, "A"), "B": tiebreak_figures(pos, "B")}
+    a, b = figs["A"].as_tuple(), figs["B"].as_tuple()
+    head = f"The half-move cap is reached ({MAX_HALF_MOVES} half-moves) and the tiebreak decides: "
+    for i, wins in enumerate(_TIEBREAK_WINS):
+        if a[i] != b[i]:
+            winner = "A" if a[i] > b[i] else "B"
+            level = ", ".join(f"{w} ({a[j]} each)" for j, w in enumerate(_TIEBREAK_WORDS[:i]))
+            lead = f"level on {level}; then " if level else ""
+            return winner, (f"{head}{lead}{winner} has {wins} ({max(a[i], b[i])} to {min(a[i], b[i])}). "
+                            f"{winner} wins."), figs
+    level = ", ".join(f"{w} {a[j]}" for j, w in enumerate(_TIEBREAK_WORDS))
+    return "draw", f"{head}level on every figure ({level} each): a draw.", figs
+
+
+def _captured_text(who: str, captures: int) -> str:
+    return f"{who} has captured {captures} enemy stones"
+
+
+def _group_text(group: Sequence[Cell]) -> str:
+    return f"on tier-2 cells form one connected group ({', '.join(N(c) for c in group)})"
+
+
+def _no_project_text(pos: Position) -> str:
+    who = pos.to_move
+    if pos.mover.reserve > 0:
+        return f"{who} has {pos.mover.reserve} stones in reserve but no cell they may Place on"
+    return f"{who}'s reserve is empty and none of {who}'s stones has a legal Move"
+
+
+def describe_game_over(pos: Position, reason: EndReason) -> str:
+    """Why a position accepts no turn, in words (for ``game.over``)."""
+    if reason == TAKEOVER:
+        who = _takeover_winner(pos)
+        return f"{_captured_text(who, pos.player(who).captures)} (Takeover: 6 or more)"
+    if reason == NETWORK:
+        who = other(pos.to_move)
+        group = network_group(pos.stones, pos.tiers, who)
+        return f"{who}, who moved last, has a Network: {len(group)} stones {_group_text(group)}"
+    if reason == STRANGLE:
+        return f"{_no_project_text(pos)} (Strangle)"
+    return f"all {MAX_HALF_MOVES} half-moves have been played (half-move cap); the tiebreak decided the game"
+
+
+# ------------------------------------------------------------ results ------
+
+def _goes_on(pos: Position, rep: str, note: str = "") -> GameResult:
+    return GameResult(False, None, None, f"The game goes on: {pos.to_move} is to move "
+                      f"({pos.half_moves} of {MAX_HALF_MOVES} half-moves played).{note}", rep)
+
+
+def game_status(pos: Position, history_given: bool = True) -> GameResult:
+    """The game's state in ``pos`` itself, before any turn: over (and who won)
+    when the position accepts no turn (RULES §8, D-13), otherwise going on."""
+    rep = "evaluated" if history_given else "not_evaluated"
+    reason = game_over_reason(pos)
+    if reason is None:
+        return _goes_on(pos, rep)
+    if reason == TIEBREAK:
+        result, msg, figs = _tiebreak(pos)
+        return GameResult(True, result, reason, msg, rep, figs, LINKS["game-end"])
+    # Takeover: whoever has 6 captures; Network and Strangle: the player who just moved
+    result = _takeover_winner(pos) if reason == TAKEOVER else other(pos.to_move)
+    return GameResult(True, result, reason, f"The game is over: {describe_game_over(pos, reason)}. {result} wins.",
+                      rep, more=LINKS[reason])
+
+
+def end_of_game(before: Position, after: Position, skipped: bool,
+                history: Iterable[Position] | None) -> GameResult:
+    """The end-of-game checks after a turn from ``before`` to ``after``, in
+    the order of RULES §8 (D-11).  ``history`` is the game's earlier positions
+    (not including ``before``); ``None`` means repetition and threefold
+    cannot be evaluated."""
+    me = before.to_move
+    enemy = other(me)
+    evaluated = history is not None
+    rep = "evaluated" if evaluated else "not_evaluated"
+    note = "" if evaluated else " Repetition and threefold were not evaluated: the request has no history."
+
+    captures = after.player(me).captures
+    if captures >= 6:
+        return GameResult(True, me, TAKEOVER, f"{me} wins by Takeover: {_captured_text(me, captures)} (6 or more).",
+                          rep, more=LINKS["takeover"])
+    group = network_group(after.stones, after.tiers, me)
+    if len(group) >= 5:
+        return GameResult(True, me, NETWORK,
+                          f"{me} wins by Network: {len(group)} of {me}'s stones {_group_text(group)}.",
+                          rep, more=LINKS["network"])
+    if not has_legal_project(after):
+        return GameResult(True, me, STRANGLE,
+                          f"{me} wins by Strangle: {enemy} begins their turn with no legal Project "
+                          f"({_no_project_text(after)}).", rep, more=LINKS["strangle"])
+    if evaluated:
+        key = after.key()
+        earlier = [p.key() for p in history] + [before.key()]
+        seen = earlier.count(key)
+        if seen and not skipped:
+            return GameResult(True, enemy, REPETITION,
+                              f"{me} loses by repetition: the turn recreates a position that occurred earlier "
+                              f"in the game. {enemy} wins.", rep, more=LINKS["game-end"])
+        if seen + 1 >= 3:
+            return GameResult(True, "draw", THREEFOLD,
+                              f"Draw by threefold repetition: this position, with {enemy} to move, has now "
+                              f"occurred {seen + 1} times.", rep, more=LINKS["game-end"])
+    if after.half_moves >= MAX_HALF_MOVES:
+        result, msg, figs = _tiebreak(after)
+        return GameResult(True, result, TIEBREAK, msg + note, rep, figs, LINKS["game-end"])
+    return _goes_on(after, rep, note)
