@@ -5,6 +5,7 @@ them and answers back (request → schema → checker → schema → response):
 
 - :mod:`~checker.web.pipeline`  each endpoint's work without Flask (also used by the CLI and bench/)
 - :mod:`~checker.web.problems`  why a request cannot be answered, as values
+- :mod:`~checker.web.budget`    the work budget without Flask: batches yield, a cap on expensive requests
 - :mod:`~checker.web.endpoints` the endpoint declarations; the body in, the answer out
 - :mod:`~checker.web.api`, :mod:`~checker.web.meta`, :mod:`~checker.web.health`, :mod:`~checker.web.docs`,
   :mod:`~checker.web.playground`  the blueprints
