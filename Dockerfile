@@ -1,5 +1,5 @@
 # The Hexodic move-legality checker, served by gunicorn as `make run` serves it.
-FROM python:3.11-slim
+FROM python:3.11-slim-trixie
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -8,15 +8,30 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     HOST=0.0.0.0 \
     PORT=8000
 
-WORKDIR /app
+# libcairo2: the system library cairosvg draws the PNG board pictures with.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libcairo2=1.18.4-1+b1 \
+    && rm -rf /var/lib/apt/lists/*
 
-# Dependencies first (from pyproject.toml), so code changes reuse this layer.
+WORKDIR /src
+
+# The dependencies exactly as locked (versions and hashes; the lock `make run`
+# installs too), in a layer of their own that code changes reuse.
+COPY requirements.lock ./
+RUN pip install --no-cache-dir --require-hashes -r requirements.lock
+
+# Then the project itself, built into a wheel and installed without resolving
+# anything again; its source goes, so the server runs the installed package
+# (and a file left out of the package fails here, not in production).
 COPY pyproject.toml README.md ./
 COPY checker ./checker
 COPY schemas ./schemas
-COPY gunicorn.conf.py ./
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir --no-deps . \
+    && rm -rf /src/* \
     && useradd --system --no-create-home --uid 10001 checker
+
+WORKDIR /app
+COPY gunicorn.conf.py ./
 
 USER 10001
 EXPOSE 8000

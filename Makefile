@@ -1,22 +1,31 @@
 # Two commands do all the set-up on a machine with Python 3.11:
-#   make run   install into .venv and serve on localhost
-#   make test  install into .venv and run every test
+#   make run   install the runtime dependencies into .venv and serve on localhost
+#   make test  install them and the test extras into .venv and run every test
+# Dependencies come from the lock files (exact versions and hashes), the same
+# requirements.lock the Dockerfile installs; `make lock` regenerates them.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+LOCK := requirements.lock
+TEST_LOCK := requirements-test.lock
+RUNTIME := $(VENV)/.runtime-installed
+TESTING := $(VENV)/.test-installed
 
-.PHONY: install test run clean vectors bench perft
+.PHONY: install test run clean vectors bench perft lock
 
-$(STAMP): pyproject.toml
+$(RUNTIME): $(LOCK) pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps -e .
+	touch $@
 
-install: $(STAMP)
+$(TESTING): $(RUNTIME) $(TEST_LOCK)
+	$(PY) -m pip install --quiet --require-hashes -r $(TEST_LOCK)
+	touch $@
 
-test: $(STAMP)
+install: $(RUNTIME)
+
+test: $(TESTING)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 clean:
@@ -25,20 +34,31 @@ clean:
 # The server command; the Dockerfile's CMD runs the same one.
 SERVE := gunicorn --config gunicorn.conf.py
 
-run: $(STAMP)
+run: $(RUNTIME)
 	$(VENV)/bin/$(SERVE)
 
-openapi.yaml: $(STAMP) $(wildcard schemas/*.py checker/web/*.py)
+openapi.yaml: $(RUNTIME) $(wildcard schemas/*.py checker/web/*.py)
 	$(VENV)/bin/hexodic-checker-openapi > $@
 
 # Conformance vectors: hand-written ones plus generated regression vectors.
-vectors: $(STAMP)
+vectors: $(RUNTIME)
 	$(PY) -m checker.vectors build
 
 # The perft table: checker/data/perft.json and docs/perft.md, counted afresh (about half a minute).
-perft: $(STAMP)
+perft: $(RUNTIME)
 	$(PY) -m checker.counting build
 
 # Benchmark: the checker in-process and the HTTP service under gunicorn on loopback.
-bench: $(STAMP)
+bench: $(RUNTIME)
 	$(PY) bench/bench.py
+
+# The lock files, after a change of dependencies in pyproject.toml: pip-tools'
+# pip-compile, in a virtual environment of its own, pins every package with
+# its hashes; the test lock keeps the runtime lock's versions.
+LOCK_TOOL := .lock-venv/bin/pip-compile
+COMPILE := $(LOCK_TOOL) --quiet --generate-hashes --strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links
+
+lock:
+	test -x $(LOCK_TOOL) || ($(PYTHON) -m venv .lock-venv && .lock-venv/bin/pip install --quiet pip-tools==7.6.2)
+	$(COMPILE) --upgrade -o $(LOCK) pyproject.toml
+	$(COMPILE) --upgrade --extra test -c $(LOCK) -o $(TEST_LOCK) pyproject.toml

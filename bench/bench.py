@@ -20,16 +20,19 @@ its progress to stderr, and finishes in about a minute and a quarter.
    ``make run`` starts it, with HOST=127.0.0.1, a free PORT and WEB_CONCURRENCY
    (and every HEXODIC_* / GUNICORN_* variable) unset, so the defaults apply.
    A closed-loop load generator in separate processes (one http.client
-   connection per request: gunicorn's sync workers close the connection after
-   each response) measures requests/s and latency for POST /v1/check (crowded
-   midgame, legal turn), POST /v1/legal-turns (placing midgame) and
-   GET /healthz: same server, same clients, the endpoints interleaved in rounds.
+   connection per request, as a client without keep-alive sends them)
+   measures requests/s and latency for POST /v1/check (crowded midgame,
+   legal turn), POST /v1/legal-turns (placing midgame) and GET /healthz:
+   same server, same clients, the endpoints interleaved in rounds.
 3. The targets, each marked PASS or MISS.
+4. The worker classes (bench/clients.py): /v1/check throughput under the old
+   sync workers and the shipped gevent ones, and the slow-client and fairness
+   probes of issue 13 under each.
 
 Options: --seconds S (HTTP measurement per endpoint, default 8), --rounds N
 (default 2), --warmup S (before each round's measurement, default 0.5),
 --clients N (default: one per gunicorn worker), --series-time S (in-process
-time per operation and position, default 0.4), --no-http.
+time per operation and position, default 0.4), --no-http, --no-clients.
 """
 
 from __future__ import annotations
@@ -523,7 +526,7 @@ def report(rows: list[dict], parts: dict, http: dict | None, started: float, arg
         out += perft_bench.lines(perft_rows) + [""]
     ep = {}
     if http is not None:
-        out.append(f"2. HTTP on {HOST} (gunicorn --config gunicorn.conf.py, {http.get('workers', '?')} sync workers; "
+        out.append(f"2. HTTP on {HOST} (gunicorn --config gunicorn.conf.py, {http.get('workers', '?')} workers; "
                    f"{http.get('clients', '?')} client processes, one connection per request; "
                    f"{args.seconds:g} s each in {args.rounds} interleaved rounds, each after a "
                    f"{args.warmup:g} s warm-up)")
@@ -596,6 +599,8 @@ def main(argv=None) -> int:
     ap.add_argument("--series-time", type=float, default=0.4, help="in-process time per operation and position (s)")
     ap.add_argument("--rounds", type=int, default=2, help="HTTP rounds, endpoints interleaved (default 2)")
     ap.add_argument("--no-http", action="store_true", help="skip the HTTP part")
+    ap.add_argument("--no-clients", action="store_true",
+                    help="skip the worker-class comparison (bench/clients.py: sync vs gevent)")
     args = ap.parse_args(argv)
     if not (0 < args.seconds <= 60 and 0 <= args.warmup <= 10 and 0 < args.series_time <= 5
             and 1 <= args.rounds <= 10):
@@ -610,6 +615,10 @@ def main(argv=None) -> int:
     perft_rows = perft_bench.measure()
     http = None if args.no_http else http_bench(args.seconds, args.warmup, args.clients, args.rounds)
     report(rows, parts, http, started, args, load_before, perft_rows)
+    if not (args.no_http or args.no_clients):
+        # Issue 13: the cost and the gain of the gevent worker class beside the old sync one.
+        import clients  # bench/clients.py, beside this file (on sys.path above)
+        print("\n" + clients.bench_section(), flush=True)
     return 0
 
 

@@ -21,6 +21,7 @@ Pure Python, no web framework (but :mod:`checker.web`).  One module per concept:
 - :mod:`checker.engine`     the engine protocol spoken by the checker
 - :mod:`checker.conform`    the driver that tests another engine with it
 - :mod:`checker.cli`        the ``hexodic-check`` command
+- :mod:`checker.serving`    what gunicorn.conf.py needs: CPUs from the cgroup quota, the metrics directory, the log
 - :mod:`checker.web`        the HTTP service (Flask): the API, OpenAPI, the playground
 - :mod:`checker.data`       the shipped data: conformance vectors, the perft table, JSON Schemas
 """

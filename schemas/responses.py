@@ -230,6 +230,11 @@ class StartSchema(PositionWithHpnSchema):
 class HealthSchema(Schema):
     status = fields.String(required=True, metadata={"enum": ["ok"]})
     rules_version = fields.String(required=True)
+    version = fields.String(required=True, metadata={"description": "The application's version (its package's)."})
+
+
+class ReadySchema(HealthSchema):
+    status = fields.String(required=True, metadata={"enum": ["ready"]})
 
 
 class ProblemDetailSchema(Schema):

@@ -1,6 +1,7 @@
-"""The Dockerfile: lint-clean (hadolint), a slim Python base, installed from
-pyproject.toml, a non-root user, a health check on /healthz, and the same
-server command as ``make run``."""
+"""The Dockerfile: lint-clean (hadolint), a slim Python base, dependencies
+from requirements.lock (as `make run`) and the project from pyproject.toml,
+libcairo2 for the PNG renderer, a non-root user, a health check on /healthz,
+and the same server command as ``make run``."""
 
 from __future__ import annotations
 
@@ -184,3 +185,24 @@ def test_listens_on_all_interfaces_in_the_container(instructions):
     port = re.search(r"\bPORT=(\d+)\b", env)
     exposed = " ".join(_all(instructions, "EXPOSE")).split()
     assert port and port.group(1) in exposed
+
+
+def test_dependencies_come_from_the_lock_before_the_code(instructions):
+    """The image installs requirements.lock (hash-checked) in a layer of its
+    own, then the project without resolving anything again."""
+    words = [w for w, _ in instructions]
+    copy_lock = next(i for i, (w, a) in enumerate(instructions) if w == "COPY" and "requirements.lock" in a.split())
+    lock_install = next(i for i, (w, a) in enumerate(instructions)
+                        if w == "RUN" and re.search(r"pip install\b.*--require-hashes -r requirements\.lock", a))
+    project_install = next(i for i, (w, a) in enumerate(instructions)
+                           if w == "RUN" and re.search(r"pip install\b.*--no-deps \.(\s|$)", a))
+    first_code = min(i for i, (w, a) in enumerate(instructions) if w == "COPY" and "checker" in a.split())
+    assert copy_lock < lock_install < first_code < project_install < words.index("CMD")
+    make = MAKEFILE.read_text(encoding="utf-8")
+    assert re.search(r"^LOCK := requirements\.lock$", make, re.M), "make and the image use different locks"
+
+
+def test_the_png_renderers_system_library_is_installed(instructions):
+    runs = " ".join(_all(instructions, "RUN"))
+    assert re.search(r"apt-get install -y --no-install-recommends [^&]*\blibcairo2(=\S+)?", runs)
+    assert "rm -rf /var/lib/apt/lists/*" in runs

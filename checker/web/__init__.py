@@ -5,9 +5,12 @@ them and answers back (request → schema → checker → schema → response):
 
 - :mod:`~checker.web.pipeline`  each endpoint's work without Flask (also used by the CLI and bench/)
 - :mod:`~checker.web.problems`  why a request cannot be answered, as values
+- :mod:`~checker.web.budget`    the work budget without Flask: batches yield, a cap on expensive requests
 - :mod:`~checker.web.endpoints` the endpoint declarations; the body in, the answer out
-- :mod:`~checker.web.api`, :mod:`~checker.web.meta`, :mod:`~checker.web.playground`  the blueprints
+- :mod:`~checker.web.api`, :mod:`~checker.web.meta`, :mod:`~checker.web.health`, :mod:`~checker.web.docs`,
+  :mod:`~checker.web.playground`  the blueprints
 - :mod:`~checker.web.errors`    every error as problem+json
+- :mod:`~checker.web.observe`   request ids, the JSON request log, metrics
 - :mod:`~checker.web.openapi`   the OpenAPI document, built from the declarations
 
 >>> app = create_app({"TESTING": True})
@@ -32,12 +35,13 @@ def create_app(settings: dict | None = None) -> Flask:
     # this package (the request pipeline the command line uses) loads no Flask.
     from flask import Flask
 
-    from . import config, errors
+    from . import config, errors, observe
 
     app = Flask(__name__, static_folder=None)  # assets are served by their blueprints
     app.config.update(config.from_env())
     app.config.update(settings or {})
     app.json.sort_keys = False
+    observe.init_app(app)
     for bp in blueprints():
         app.register_blueprint(bp)
     errors.register(app)
@@ -48,15 +52,17 @@ def create_app(settings: dict | None = None) -> Flask:
 def blueprints() -> list:
     """The service's blueprints, in the order the app registers them and the
     OpenAPI document lists their endpoints."""
-    from . import api, meta, playground
+    from . import api, docs, health, meta, playground
 
-    return [api.bp, meta.bp, playground.bp]
+    return [api.bp, meta.bp, health.bp, docs.bp, playground.bp]
 
 
 def _cors(app: Flask) -> None:
     """Browser access from the allowed origins (``HEXODIC_CORS_ORIGINS``), no
     credentials."""
     from flask import request
+
+    from .observe import REQUEST_ID
 
     allowed = app.config["CORS_ORIGINS"]
 
@@ -73,9 +79,9 @@ def _cors(app: Flask) -> None:
             resp.headers.add("Vary", "Origin")
         else:
             return resp
-        resp.headers["Access-Control-Expose-Headers"] = "Hexodic-Rules-Version"
+        resp.headers["Access-Control-Expose-Headers"] = f"Hexodic-Rules-Version, {REQUEST_ID}"
         if request.method == "OPTIONS":
             resp.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
-            resp.headers["Access-Control-Allow-Headers"] = "Content-Type"
+            resp.headers["Access-Control-Allow-Headers"] = f"Content-Type, {REQUEST_ID}"
             resp.headers["Access-Control-Max-Age"] = "600"
         return resp

@@ -2,7 +2,9 @@
 positions, pictures, the rule catalogue and the start position.
 
 Each endpoint is one declaration (route, summary, description; the request
-and answer schemas are its operation's, :mod:`checker.web.pipeline`)."""
+and answer schemas are its operation's, :mod:`checker.web.pipeline`).  Batches
+and legal-turn lists are ``expensive``: under the work budget
+(:mod:`checker.web.budget`)."""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ bp.serve("POST", "/check", pipeline.check_request, "Check one turn",
 
 bp.serve("POST", "/check/batch", pipeline.batch_request, "Check many turns",
          f"Each item is judged independently, in order, like POST /v1/check: the answer holds a Verdict, or a "
-         f"Problem for a malformed item, per item. At most {MAX_BATCH} items.")
+         f"Problem for a malformed item, per item. At most {MAX_BATCH} items.", expensive=True)
 
 bp.serve("POST", "/replay", pipeline.replay_request, "Replay a game",
          "Each turn checked and applied in order from `start` (default: the start position), the history kept, "
@@ -49,7 +51,7 @@ def render_board(data: dict):
 bp.serve("POST", "/legal-turns", pipeline.legal_turns_request, "List the legal turns",
          "Every legal turn of the position, in the documented order (Projects in board order; no Shape first when "
          "it may be left out, then Shapes by cell, raise before lower; no Echo first, then Echo-Captures, then "
-         "Echo-Locks), or only those beginning with the given Project (and Shape).")
+         "Echo-Locks), or only those beginning with the given Project (and Shape).", expensive=True)
 
 bp.serve("POST", "/validate", pipeline.validate_request, "Validate a position",
          "Every position.* consistency condition (D-3), and for a consistent position its status.")

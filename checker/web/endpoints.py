@@ -9,23 +9,30 @@ keep their declarations in order, and :mod:`checker.web.openapi` builds the
 document from them: flask-smorest's idea, without its runtime cost (the
 declarations are read once, to write the document).
 
-:func:`body` reads a request's JSON body (415 when it is not JSON; Flask's
-``MAX_CONTENT_LENGTH`` makes it 413 when too large) and hands it to
-:func:`checker.web.pipeline.parse_json`; :func:`reply` writes a JSON answer.
+:func:`body` reads a request's JSON body (415 when it is not JSON; the limits
+of :func:`raw_body`: 413, 400 for a cut body, 408 for a late one) and hands
+it to :func:`checker.web.pipeline.parse_json`; :func:`reply` writes a JSON
+answer.  An endpoint declared ``expensive`` runs under the work budget
+(:func:`checker.web.budget.admitted`, ``EXPENSIVE_LIMIT`` at once in a worker).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import dataclass
 from typing import Callable
 
 import flask
+import gevent
 from flask import Response
+from gevent import monkey
 from marshmallow import Schema
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from checker import RULES_VERSION
 
+from . import budget, observe
 from .pipeline import Operation, encode, load, parse_json
 from .problems import RequestError
 
@@ -36,14 +43,64 @@ def _is_json(mimetype: str) -> bool:
     return mimetype == JSON or (mimetype.startswith("application/") and mimetype.endswith("+json"))
 
 
+class _BodyTimeout(Exception):
+    pass
+
+
+def _deadline(seconds: float):
+    """Interrupts a body read still blocked after ``seconds``.  Under
+    gunicorn's gevent worker (the one gunicorn.conf.py ships) sockets are
+    gevent's, so a gevent.Timeout stops a read waiting on a slow client
+    wherever it is; a sync worker has no such hook (gunicorn's worker timeout
+    bounds it instead)."""
+    if monkey.is_module_patched("socket"):
+        return gevent.Timeout(seconds, _BodyTimeout)
+    return contextlib.nullcontext()
+
+
+def raw_body() -> bytes:
+    """The request body as the contract reads it: 413 when it is larger than
+    ``MAX_CONTENT_LENGTH`` (announced by Content-Length, or found while
+    reading a chunked body), 400 when it ends before its Content-Length, 408
+    when it has not arrived within ``BODY_TIMEOUT`` seconds.
+
+    It is read from ``wsgi.input`` directly: gunicorn ends that stream at the
+    end of the body (``wsgi.input_terminated``), and reading one byte past the
+    limit tells a chunked body over it from one just at it."""
+    request, config = flask.request, flask.current_app.config
+    limit = config["MAX_CONTENT_LENGTH"]
+    length = request.content_length
+    if length is not None and length > limit:
+        raise RequestEntityTooLarge()
+    if length is None and not request.environ.get("wsgi.input_terminated"):
+        return b""      # no length and no end of stream: the body is empty (PEP 3333)
+    want = limit + 1 if length is None else length
+    seconds = config["BODY_TIMEOUT"]
+    try:
+        with _deadline(seconds):
+            data = request.environ["wsgi.input"].read(want)
+    except _BodyTimeout:
+        raise RequestError(408, "body-timeout", "Request Timeout",
+                           f"The request body did not arrive within {seconds} seconds.") from None
+    except Exception as exc:    # the server's reader refused the framing (a bad chunk size, a cut chunk)
+        raise RequestError(400, "unreadable-body", "Unreadable body",
+                           f"The request body could not be read: {type(exc).__name__}.") from None
+    if len(data) > limit:
+        raise RequestEntityTooLarge()
+    if length is not None and len(data) < length:
+        raise RequestError(400, "incomplete-body", "Incomplete body",
+                           f"The body ended after {len(data)} of the {length} bytes its Content-Length announced.")
+    return data
+
+
 def body() -> dict:
-    """The request body as a JSON object: 415 when it is not JSON, 413 when it
-    is too large, 400 when it does not parse or is not an object."""
+    """The request body as a JSON object: 415 when it is not JSON, the errors
+    of :func:`raw_body`, 400 when it does not parse or is not an object."""
     if not _is_json(flask.request.mimetype):
         got = flask.request.mimetype or "none"
         raise RequestError(415, "unsupported-media-type", "Unsupported Media Type",
                            f"The body must be JSON (Content-Type: application/json); got {got}.")
-    return parse_json(flask.request.get_data(cache=False))
+    return parse_json(raw_body())
 
 
 def reply(data, status: int = 200) -> Response:
@@ -65,7 +122,10 @@ class Content:
 @dataclass(frozen=True)
 class Endpoint:
     """One endpoint: method and full path, summary and description, the JSON
-    request body's schema (None: no body) and the successful answer."""
+    request body's schema (None: no body), the successful answer, whether
+    it is expensive (under the work budget: it may answer 503) and the
+    problems of its own it may answer, ``(status, description)`` pairs
+    (beyond those of any JSON body)."""
 
     method: str
     path: str
@@ -73,6 +133,17 @@ class Endpoint:
     description: str
     request: type[Schema] | None
     answer: Content
+    expensive: bool = False
+    problems: tuple[tuple[str, str], ...] = ()
+
+
+def _under_budget(view: Callable) -> Callable:
+    """``view`` run only when the work budget admits it (:func:`checker.web.budget.admitted`)."""
+    @functools.wraps(view)
+    def served(*args, **kwargs):
+        with budget.admitted(flask.current_app.config["EXPENSIVE_LIMIT"]):
+            return view(*args, **kwargs)
+    return served
 
 
 class Blueprint(flask.Blueprint):
@@ -84,16 +155,18 @@ class Blueprint(flask.Blueprint):
         self.endpoints: list[Endpoint] = []
 
     def _add(self, method: str, rule: str, view: Callable, summary: str, description: str | None,
-             request: type[Schema] | None, answer: Content) -> None:
+             request: type[Schema] | None, answer: Content, expensive: bool,
+             problems: dict[str, str] | None = None) -> None:
         self.endpoints.append(Endpoint(method, (self.url_prefix or "") + rule, summary, description or summary,
-                                       request, answer))
-        self.add_url_rule(rule, view_func=view, methods=[method])
+                                       request, answer, expensive, tuple((problems or {}).items())))
+        self.add_url_rule(rule, view_func=_under_budget(view) if expensive else view, methods=[method])
 
     def serve(self, method: str, rule: str, operation: Operation, summary: str, description: str | None = None,
-              *, ok: str | None = None) -> None:
+              *, ok: str | None = None, expensive: bool = False) -> None:
         """Serve ``operation`` at ``rule``: the JSON body (when it takes one)
         loaded and answered, the answer written as JSON.  ``ok`` describes the
-        answer (default: the summary)."""
+        answer (default: the summary); an ``expensive`` one runs under the
+        work budget."""
         schema = {"type": "array", "items": operation.response} if operation.many else operation.response
 
         if operation.request is None:
@@ -101,14 +174,20 @@ class Blueprint(flask.Blueprint):
                 return reply(operation())
         else:
             def view():
-                return reply(operation(body()))
+                answer = operation(body())
+                observe.answered(operation, answer)
+                return reply(answer)
         view.__name__ = rule.strip("/").replace("/", "_").replace("-", "_")
-        self._add(method, rule, view, summary, description, operation.request, Content(JSON, schema, ok or summary))
+        self._add(method, rule, view, summary, description, operation.request, Content(JSON, schema, ok or summary),
+                  expensive)
 
     def declare(self, method: str, rule: str, summary: str, description: str | None = None, *,
-                answer: Content, request: type[Schema] | None = None) -> Callable:
+                answer: Content, request: type[Schema] | None = None, expensive: bool = False,
+                problems: dict[str, str] | None = None) -> Callable:
         """Declare the view below at ``rule``.  With a ``request`` schema the
-        view is called with the loaded JSON body."""
+        view is called with the loaded JSON body; an ``expensive`` one runs
+        under the work budget; ``problems`` are the problem answers of its own
+        (status: description)."""
         def decorator(view: Callable) -> Callable:
             if request is None:
                 served = view
@@ -118,6 +197,6 @@ class Blueprint(flask.Blueprint):
                 @functools.wraps(view)
                 def served():
                     return view(load(schema, body()))
-            self._add(method, rule, served, summary, description, request, answer)
+            self._add(method, rule, served, summary, description, request, answer, expensive, problems)
             return view
         return decorator

@@ -2,18 +2,23 @@
 
 No input produces an HTML page or a stack trace: HTTP errors, the request
 pipeline's :class:`~checker.web.problems.RequestError` (bad JSON, schema and
-notation errors, inconsistent positions) and anything unexpected all leave
-as a problem object.
+notation errors, inconsistent positions, a late or cut body, the work
+budget's 503 with its ``Retry-After``) and anything unexpected all leave as
+a problem object.  What gunicorn refuses before the app sees a request is
+answered by :func:`server_problem` (gunicorn.conf.py installs it).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+from http import HTTPStatus
 
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
+from . import observe
 from .problems import RequestError, problem_body
 
 log = logging.getLogger(__name__)
@@ -22,15 +27,35 @@ log = logging.getLogger(__name__)
 def problem(status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None,
             headers: dict | None = None) -> Response:
     """A problem answer (an HTTP error's), with extra ``headers``."""
-    resp = _json_problem(problem_body(status, slug, title, detail, errors))
-    for k, v in (headers or {}).items():
-        resp.headers[k] = v
-    return resp
+    return _json_problem(problem_body(status, slug, title, detail, errors), headers)
 
 
-def _json_problem(body: dict) -> Response:
+def _json_problem(body: dict, headers: dict | None = None) -> Response:
+    observe.problem(body)
     # ASCII-escaped: a message may quote the client's input, lone surrogates included.
-    return Response(json.dumps(body), status=body["status"], mimetype="application/problem+json")
+    return Response(json.dumps(body), status=body["status"], mimetype="application/problem+json", headers=headers)
+
+
+_SERVER_SLUGS = {400: "bad-request", 403: "forbidden", 414: "request-line-too-long",
+                 417: "expectation-failed", 431: "headers-too-large", 501: "unsupported-transfer-coding"}
+
+
+def server_problem(status: int, reason: str, message: str) -> bytes:
+    """A whole HTTP response for a request the HTTP server refused before the
+    app saw it (gunicorn's ``util.write_error(sock, status, reason, mesg)``,
+    whose own page is HTML): the same problem object as every other error,
+    and the connection closed.  The title is the status's own phrase
+    (gunicorn calls its 501 "Bad Request")."""
+    with contextlib.suppress(ValueError):
+        reason = HTTPStatus(status).phrase
+    if status >= 500 and status != 501:
+        slug, detail = "internal-error", "The server met an unexpected error; it has been logged."
+    else:
+        slug, detail = _SERVER_SLUGS.get(status, "http-error"), message or reason
+    text = json.dumps(problem_body(status, slug, reason, detail)).encode()
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+            f"Content-Length: {len(text)}\r\n\r\n")
+    return head.encode("latin-1") + text
 
 
 _SLUGS = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "body-too-large",
@@ -40,7 +65,7 @@ _SLUGS = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: 
 def register(app: Flask) -> None:
     @app.errorhandler(RequestError)
     def _request_error(exc: RequestError):
-        return _json_problem(exc.problem())
+        return _json_problem(exc.problem(), exc.headers)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

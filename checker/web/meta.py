@@ -1,39 +1,18 @@
-"""Health, the conformance vectors, the OpenAPI document and the offline interactive API page."""
+"""The conformance vectors and the OpenAPI document."""
 
 from __future__ import annotations
 
 from importlib import resources
 
-from flask import Response, send_from_directory
-from swagger_ui_bundle import swagger_ui_path
+from flask import Response
 
-from checker import RULES_VERSION
 from checker.answers import schema
 from checker.vectors import SHIPPED
-from schemas.responses import HealthSchema
 
 from . import openapi
 from .endpoints import JSON, Blueprint, Content, reply
 
 bp = Blueprint("meta", __name__)
-
-_DOCS_PAGE = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Hexodic move-legality checker: API</title>
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
-</head>
-<body>
-<div id="swagger-ui"></div>
-<script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script>
-window.ui = SwaggerUIBundle({url: "/openapi.yaml", dom_id: "#swagger-ui", deepLinking: true,
-                             validatorUrl: null, tryItOutEnabled: true});
-</script>
-</body>
-</html>
-"""
 
 
 @bp.declare("GET", "/v1/vectors", "Conformance vectors", answer=Content(
@@ -58,22 +37,7 @@ def vectors_schema():
     return reply({"vectors": schema("vectors"), "answers": schema("answers")})
 
 
-@bp.declare("GET", "/healthz", "Health", answer=Content(JSON, HealthSchema, "The service is up."))
-def healthz():
-    return reply({"status": "ok", "rules_version": RULES_VERSION})
-
-
 @bp.declare("GET", "/openapi.yaml", "This document",
             answer=Content("application/yaml", {"type": "object"}, "The OpenAPI 3 document."))
 def openapi_yaml():
     return Response(openapi.as_yaml(), mimetype="application/yaml")
-
-
-@bp.declare("GET", "/docs", "Interactive API page", answer=Content("text/html", {"type": "string"}, "An HTML page."))
-def docs():
-    return Response(_DOCS_PAGE, mimetype="text/html")
-
-
-@bp.get("/docs/assets/<path:filename>")
-def docs_assets(filename: str):
-    return send_from_directory(swagger_ui_path, filename, max_age=3600)

@@ -61,12 +61,21 @@ def _problem(description: str) -> dict:
 
 # What checker.web.endpoints.body and the request pipeline answer for a JSON body they cannot use.
 _ERRORS_BODY = {
-    "400": _problem("The body is not valid JSON, or not a JSON object."),
-    "413": _problem("The body is larger than the limit (default 256 KiB)."),
+    "400": _problem("The body is not valid JSON, or not a JSON object, or it ended before its Content-Length."),
+    "408": _problem("The body did not arrive within the body timeout (default 5 s)."),
+    "413": _problem("The body is larger than the limit (default 256 KiB), chunked or not."),
     "415": _problem("The content type is not JSON."),
     "422": _problem("The body does not match the schema (errors with paths), an HPN or HTN string does not "
                     "parse (the message says where), or the position is not consistent (errors with "
                     "position.* rule ids)."),
+}
+
+# What an expensive endpoint (checker.web.budget) answers beyond its limit.
+_ERRORS_EXPENSIVE = {
+    "503": {**_problem("This worker is already answering its limit of batches and legal-turn lists at once "
+                       "(HEXODIC_EXPENSIVE_LIMIT, default 2); retry after Retry-After seconds."),
+            "headers": {"Retry-After": {"description": "Seconds to wait before retrying.",
+                                        "schema": {"type": "integer"}}}},
 }
 
 # The components _custom_fields refers to by name.
@@ -93,7 +102,9 @@ def _operation(ep: Endpoint) -> dict:
         op["requestBody"] = {"required": True, "content": {"application/json": {"schema": ep.request}}}
     answer = {"description": ep.answer.description,
               "content": {ep.answer.media: {"schema": copy.deepcopy(ep.answer.schema)}}}
-    op["responses"] = {"200": answer, **(copy.deepcopy(_ERRORS_BODY) if ep.request is not None else {})}
+    op["responses"] = {"200": answer, **(copy.deepcopy(_ERRORS_BODY) if ep.request is not None else {}),
+                       **(copy.deepcopy(_ERRORS_EXPENSIVE) if ep.expensive else {}),
+                       **{status: _problem(description) for status, description in ep.problems}}
     return {ep.method.lower(): op}
 
 
@@ -124,7 +135,9 @@ def build() -> dict:
         openapi_version="3.0.3",
         plugins=[plugin],
         info={"description": "Send a Hexodic position and a proposed turn; get back legal or illegal with a "
-                             "rule-by-rule explanation. Rules version " + RULES_VERSION + "."},
+                             "rule-by-rule explanation. Rules version " + RULES_VERSION + ". Every response "
+                             "carries X-Request-ID: the client's when it sent one (1 to 128 characters from "
+                             "A-Z a-z 0-9 . _ : + / = @ -), else a new one."},
     )
     plugin.converter.add_attribute_function(_custom_fields)
     endpoints = [ep for bp in blueprints() for ep in bp.endpoints]

@@ -38,6 +38,7 @@ from schemas.requests import (BatchRequestSchema, CheckRequestSchema, LegalTurns
 from schemas.responses import (BatchSchema, LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidationSchema,
                                VerdictSchema)
 
+from .budget import pause
 from .problems import InconsistentPosition, Path, RequestError, SchemaError, dotted
 
 # ------------------------------------------------------------------ JSON ----
@@ -166,6 +167,7 @@ check_request = Operation(_judge, VerdictSchema, CheckRequestSchema, loader=load
 def _batch(data: dict, at: Path = ()) -> dict:
     results = []
     for i, item in enumerate(data["items"]):
+        pause()     # between items, the worker's other requests run (checker.web.budget)
         where = (*at, "items", str(i))
         try:
             if not isinstance(item, dict):

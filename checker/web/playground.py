@@ -22,6 +22,7 @@ from importlib import resources
 from flask import Response, request
 from werkzeug.exceptions import NotFound
 
+from . import security
 from .endpoints import Blueprint, Content
 
 bp = Blueprint("playground", __name__)
@@ -35,10 +36,6 @@ ASSETS = {
 }
 """The assets the page loads, each with its content type."""
 
-# The page loads nothing from elsewhere, and runs no inline script or style.
-_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-
 
 def _read(name: str) -> bytes:
     return resources.files(__package__).joinpath("static", name).read_bytes()
@@ -47,19 +44,15 @@ def _read(name: str) -> bytes:
 def _send(name: str, mimetype: str) -> Response:
     resp = Response(_read(name), content_type=mimetype)
     resp.headers["Cache-Control"] = "no-cache"
-    resp.headers["X-Content-Type-Options"] = "nosniff"
     resp.add_etag()
-    return resp.make_conditional(request)
+    return security.asset(resp.make_conditional(request))
 
 
 @bp.declare("GET", "/", "Playground", answer=Content(
     "text/html", {"type": "string"},
     "The playground: an HTML page that builds a turn on the board and checks it with this API."))
 def index():
-    resp = _send("index.html", "text/html; charset=utf-8")
-    resp.headers["Content-Security-Policy"] = _CSP
-    resp.headers["Referrer-Policy"] = "no-referrer"
-    return resp
+    return security.page(_send("index.html", "text/html; charset=utf-8"))
 
 
 @bp.get(ASSET_PATH + "<name>")

@@ -43,11 +43,14 @@ def dotted(path: Path) -> str:
 
 class RequestError(Exception):
     """A request the service cannot answer: the problem's status, type slug,
-    title, detail and optionally its ``[{path?, rule?, message}]`` errors."""
+    title, detail and optionally its ``[{path?, rule?, message}]`` errors and
+    the headers its answer carries (a 503's ``Retry-After``)."""
 
-    def __init__(self, status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None):
+    def __init__(self, status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None,
+                 headers: dict[str, str] | None = None):
         super().__init__(detail)
         self.status, self.slug, self.title, self.detail, self.errors = status, slug, title, detail, errors
+        self.headers = dict(headers or {})
 
     def problem(self) -> dict:
         """The RFC 9457 problem object of this error."""

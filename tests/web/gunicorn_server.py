@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -44,6 +45,10 @@ class Server:
         self.log.seek(0, os.SEEK_END)
         return text if tail is None else text[-tail:]
 
+    def booted_workers(self) -> list[int]:
+        """The pids of every worker booted so far, in order (replacements too)."""
+        return [int(pid) for pid in re.findall(r"Booting worker with pid: (\d+)", self.output(tail=None))]
+
 
 def _healthy(port: int) -> bool:
     conn = http.client.HTTPConnection(HOST, port, timeout=2)
@@ -57,11 +62,14 @@ def _healthy(port: int) -> bool:
 
 
 @contextlib.contextmanager
-def running_gunicorn(**env_overrides: str) -> Iterator[Server]:
+def running_gunicorn(gunicorn: Path | None = None, cwd: Path = ROOT, **env_overrides: str) -> Iterator[Server]:
     """gunicorn with WEB_CONCURRENCY=2 and the environment's HEXODIC_*/GUNICORN_*
     settings cleared (``env_overrides`` set any); stopped with SIGTERM (then
-    SIGKILL) when the block ends, unless a test stopped it already."""
-    gunicorn = Path(sys.executable).parent / "gunicorn"   # the venv running the tests: normally .venv
+    SIGKILL) when the block ends, unless a test stopped it already.
+    ``gunicorn`` defaults to the one beside the tests' Python, ``cwd`` (where
+    gunicorn.conf.py is read) to the repository."""
+    if gunicorn is None:
+        gunicorn = Path(sys.executable).parent / "gunicorn"   # the venv running the tests: normally .venv
     if not gunicorn.exists():
         pytest.fail(f"gunicorn is not installed beside {sys.executable}")
     port = free_port()
@@ -69,7 +77,7 @@ def running_gunicorn(**env_overrides: str) -> Iterator[Server]:
     env.update(HOST=HOST, PORT=str(port), WEB_CONCURRENCY="2", PYTHONUNBUFFERED="1")
     env.update(env_overrides)
     log = tempfile.TemporaryFile()
-    proc = subprocess.Popen([str(gunicorn), "--config", "gunicorn.conf.py"], cwd=ROOT, env=env,
+    proc = subprocess.Popen([str(gunicorn), "--config", "gunicorn.conf.py"], cwd=cwd, env=env,
                             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     srv = Server(proc, port, log)
     try:

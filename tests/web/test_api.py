@@ -9,7 +9,9 @@ the comments beside them.
 from __future__ import annotations
 
 import re
+import tomllib
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 import yaml
@@ -98,7 +100,9 @@ def assert_position_output(pos: dict):
 def test_healthz(client):
     resp, body = get(client, "/healthz")
     assert resp.status_code == 200 and resp.mimetype == "application/json"
-    assert body == {"status": "ok", "rules_version": RULES_VERSION}
+    # the application version is the package's, as pyproject.toml declares it
+    version = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]["version"]
+    assert body == {"status": "ok", "rules_version": RULES_VERSION, "version": version}
 
 
 def test_start_position_is_the_start_hpn_of_rules_10(client):
@@ -197,6 +201,7 @@ def test_docs_page_uses_only_local_assets(client):
     parser.feed(html)
     assert parser.refs, "the page references no assets"
     kinds = set()
+    scripts = ""
     for tag, _attr, url in parser.refs:
         assert not re.match(r"(?i)(https?:)?//", url), f"remote asset {url}"
         assert url.startswith("/docs/assets/"), f"{tag} refers to {url}, not a /docs/assets/ URL"
@@ -211,9 +216,10 @@ def test_docs_page_uses_only_local_assets(client):
                 assert ref.startswith("data:") or not re.match(r"(?i)(https?:)?//", ref), ref
         if url.endswith(".js"):
             assert "javascript" in asset.mimetype
+            scripts += asset.get_data(as_text=True)
     assert {"css", "js"} <= kinds
     assert not re.search(r"(?i)https?://", html), "the page names a remote URL"
-    assert '"/openapi.yaml"' in html, "the page does not load the service's own document"
+    assert '"/openapi.yaml"' in scripts, "the page does not load the service's own document"
 
 
 # --- POST /v1/check ---------------------------------------------------------------------------------

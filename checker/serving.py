@@ -1,0 +1,159 @@
+"""What ``gunicorn.conf.py`` needs beyond plain settings: the CPUs the
+container may use, the metrics directory of prometheus_client's
+multiprocess mode, where the JSON request log goes, and the server hooks.
+
+This module imports neither Flask nor prometheus_client: gunicorn.conf.py
+imports it before the app, and prometheus_client decides at its own import
+whether it runs in multiprocess mode (``PROMETHEUS_MULTIPROC_DIR``), so the
+directory must be set up first.
+
+>>> usable_cpus(Path("/nonexistent"), available=4)  # no cgroup files: no quota
+4
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+REQUEST_LOG = "checker.web.requests"
+"""The logger of the one JSON line per request (written by checker.web.observe)."""
+
+METRICS_ENV = "PROMETHEUS_MULTIPROC_DIR"
+_PREPARED_ENV = "HEXODIC_METRICS_DIR_PREPARED"   # "<pid of the master>:owned" or ":given"
+
+
+# --------------------------------------------------------------------------- CPUs
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _ratio(quota: str, period: str) -> float | None:
+    try:
+        q, p = int(quota), int(period)
+    except ValueError:
+        return None
+    return q / p if q > 0 and p > 0 else None
+
+
+def cpu_quota(root: Path | None = None) -> float | None:
+    """The CPU quota of this process's cgroup in CPUs (``1.5`` for 150 ms per
+    100 ms period), or None when there is none.
+
+    cgroup v2: ``cpu.max`` holds ``"<quota> <period>"`` or ``"max <period>"``.
+    cgroup v1: ``cpu.cfs_quota_us`` (-1 for none) and ``cpu.cfs_period_us``,
+    under ``cpu/``, ``cpu,cpuacct/`` or the root itself.  In a container the
+    root is the container's own cgroup.  Unreadable or malformed files count
+    as no quota.
+    """
+    root = CGROUP_ROOT if root is None else root
+    v2 = _read(root / "cpu.max")
+    if v2 is not None:
+        parts = v2.split()
+        return _ratio(*parts) if len(parts) == 2 and parts[0] != "max" else None
+    for folder in (root / "cpu", root / "cpu,cpuacct", root):
+        quota, period = _read(folder / "cpu.cfs_quota_us"), _read(folder / "cpu.cfs_period_us")
+        if quota is not None and period is not None:
+            return _ratio(quota, period)
+    return None
+
+
+def usable_cpus(root: Path | None = None, available: int | None = None) -> int:
+    """The CPUs this process can keep busy: the CPUs it may run on
+    (``available``, default its affinity mask) capped by the cgroup quota
+    rounded up, and at least 1.  ``root`` is the cgroup folder (default
+    :data:`CGROUP_ROOT`).
+    """
+    if available is None:
+        available = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    quota = cpu_quota(root)
+    cpus = available if quota is None else min(available, math.ceil(quota))
+    return max(1, cpus)
+
+
+# --------------------------------------------------------------------------- metrics directory
+
+
+def prepare_metrics_dir(environ=os.environ) -> Path:
+    """Set up ``PROMETHEUS_MULTIPROC_DIR`` for this server instance and
+    return it.
+
+    - Unset: a fresh directory of its own under the temporary directory,
+      removed again by :func:`on_exit`.
+    - Set: created if missing, and emptied of the ``*.db`` files an earlier
+      run left there (its counts would otherwise be summed into this one's).
+
+    gunicorn reads its configuration again on a reload (SIGHUP) in the same
+    master; the directory is then kept as it is, counts included.
+    """
+    prepared = environ.get(_PREPARED_ENV, "")
+    if prepared.split(":")[0] == str(os.getpid()) and environ.get(METRICS_ENV):
+        return Path(environ[METRICS_ENV])
+    given = environ.get(METRICS_ENV, "")
+    if given:
+        path = Path(given)
+        path.mkdir(parents=True, exist_ok=True)
+        for stale in path.glob("*.db"):
+            stale.unlink()
+        environ[_PREPARED_ENV] = f"{os.getpid()}:given"
+    else:
+        path = Path(tempfile.mkdtemp(prefix="hexodic-metrics-"))
+        environ[METRICS_ENV] = str(path)
+        environ[_PREPARED_ENV] = f"{os.getpid()}:owned"
+    return path
+
+
+def child_exit(server, worker) -> None:
+    """gunicorn hook (in the master, after a worker exits): tell
+    prometheus_client the worker is gone, so its live gauges stop counting.
+    Its counters and histograms stay in the sums."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def remove_metrics_dir(environ=os.environ) -> None:
+    """Remove the metrics directory when :func:`prepare_metrics_dir` made it
+    (a directory it was given stays)."""
+    if environ.get(_PREPARED_ENV, "").endswith(":owned") and environ.get(METRICS_ENV):
+        shutil.rmtree(environ[METRICS_ENV], ignore_errors=True)
+
+
+def on_exit(server) -> None:
+    """gunicorn hook (in the master, at the end)."""
+    remove_metrics_dir()
+
+
+# --------------------------------------------------------------------------- request log
+
+
+def log_requests_to(target: str | None) -> logging.Logger:
+    """Send the JSON request lines (logger ``REQUEST_LOG``) to ``target``:
+    ``"-"`` standard output, a file path, or ``""``/None nowhere.  One line
+    per record, the record being the JSON text; calling it again replaces the
+    earlier destination."""
+    log = logging.getLogger(REQUEST_LOG)
+    for handler in [h for h in log.handlers if getattr(h, "_hexodic", False)]:
+        log.removeHandler(handler)
+        handler.close()
+    log.propagate = False
+    if not target:
+        log.setLevel(logging.CRITICAL + 1)
+        return log
+    handler = logging.StreamHandler(sys.stdout) if target == "-" else logging.FileHandler(target, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    handler._hexodic = True
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    return log

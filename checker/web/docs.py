@@ -1,0 +1,70 @@
+"""The interactive API page at ``/docs``: Swagger UI on ``/openapi.yaml``,
+working offline.
+
+It serves only the files the page uses: Swagger UI's stylesheet and script
+(from the swagger-ui-bundle package) and the page's own start-up script
+(``static/docs.js``, package data); every other name under ``/docs/assets/``
+(swagger-ui's ``index.html``, its Petstore demo initializer,
+``oauth2-redirect.html``, source maps) is a 404.  The page has the same
+security headers as the playground (:mod:`checker.web.security`).
+
+>>> from checker.web import create_app
+>>> client = create_app({"TESTING": True}).test_client()
+>>> [client.get("/docs/assets/" + name).status_code for name in ("swagger-ui.css", "oauth2-redirect.html")]
+[200, 404]
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from flask import Response, request
+from swagger_ui_bundle import swagger_ui_path
+from werkzeug.exceptions import NotFound
+
+from . import security
+from .endpoints import Blueprint, Content
+
+bp = Blueprint("docs", __name__)
+
+ASSET_PATH = "/docs/assets/"
+
+_OWN = resources.files(__package__).joinpath("static")
+ASSETS = {
+    "swagger-ui.css": (swagger_ui_path, "text/css; charset=utf-8"),
+    "swagger-ui-bundle.js": (swagger_ui_path, "text/javascript; charset=utf-8"),
+    "docs.js": (_OWN, "text/javascript; charset=utf-8"),
+}
+"""The files the page loads: name -> (folder, content type)."""
+
+_PAGE = f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Hexodic move-legality checker: API</title>
+<link rel="stylesheet" href="{ASSET_PATH}swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="{ASSET_PATH}swagger-ui-bundle.js"></script>
+<script src="{ASSET_PATH}docs.js"></script>
+</body>
+</html>
+"""
+
+
+@bp.declare("GET", "/docs", "Interactive API page", answer=Content("text/html", {"type": "string"}, "An HTML page."))
+def page():
+    return security.page(Response(_PAGE, content_type="text/html; charset=utf-8"))
+
+
+@bp.get(ASSET_PATH + "<name>")
+def asset(name: str):
+    if name not in ASSETS:
+        raise NotFound()
+    folder, content_type = ASSETS[name]
+    resp = Response(folder.joinpath(name).read_bytes(), content_type=content_type)
+    resp.cache_control.public = True
+    resp.cache_control.max_age = 3600
+    resp.add_etag()
+    return security.asset(resp.make_conditional(request))

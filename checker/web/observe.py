@@ -1,0 +1,204 @@
+"""Watching the service run: request ids, one JSON log line per request, and
+the Prometheus metrics that ``GET /metrics`` shows (:mod:`checker.web.health`).
+
+- **Request id.**  Every response carries ``X-Request-ID``: the client's,
+  when it sent one of 1 to 128 characters from ``A-Z a-z 0-9 . _ : + / = @ -``,
+  else a fresh one (32 hex digits).  Errors included.
+- **Log.**  One JSON line per request on the logger
+  :data:`checker.serving.REQUEST_LOG`: ``time``, ``request_id``, ``method``,
+  ``route`` (the URL rule, ``"unmatched"`` when none matched), ``status``,
+  ``duration_ms``, ``failed_rules`` (the failed rule ids of its verdicts) and
+  ``problems`` (the problem types it answered).  Never the body.
+- **Metrics.**  Requests by route, method and status; a latency histogram by
+  route; verdicts legal and illegal (``/v1/check`` and each batch item);
+  failed rule ids; problems by type (a batch item's included).  Under
+  gunicorn, ``PROMETHEUS_MULTIPROC_DIR`` is set (gunicorn.conf.py, before the
+  app is imported) and :func:`exposition` sums every worker; without it the
+  numbers are this process's.
+
+The Flask side of the pipeline reports what was answered: :func:`answered`
+(an operation's answer: its verdicts and its batch items' problems) and
+:func:`problem` (a problem answer); the rest happens around every request
+(:func:`init_app`).
+
+>>> from checker.web import create_app
+>>> resp = create_app({"TESTING": True}).test_client().get("/healthz", headers={"X-Request-ID": "abc-1"})
+>>> resp.headers["X-Request-ID"]
+'abc-1'
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import os
+import re
+import time
+import uuid
+
+import orjson
+from flask import Flask, Response, g, has_request_context, request
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client.exposition import choose_encoder
+
+from checker.serving import METRICS_ENV, REQUEST_LOG
+
+from . import pipeline
+from .problems import PROBLEM_TYPE
+
+REQUEST_ID = "X-Request-ID"
+_VALID_ID = re.compile(r"[A-Za-z0-9._:+/=@-]{1,128}")
+UNMATCHED = "unmatched"
+"""The route label of a request no URL rule matched (404, 405)."""
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+log = logging.getLogger(REQUEST_LOG)
+
+MULTIPROCESS_DIR = os.environ.get(METRICS_ENV) or None
+"""Where the workers' metric files are, when prometheus_client runs in
+multiprocess mode (decided when it is imported, as here)."""
+
+REGISTRY = CollectorRegistry()
+"""This process's metrics (what ``/metrics`` shows without multiprocess mode)."""
+
+REQUESTS = Counter("hexodic_http_requests", "HTTP requests answered, by route, method and status.",
+                   ["route", "method", "status"], registry=REGISTRY)
+LATENCY = Histogram("hexodic_http_request_duration_seconds",
+                    "Time from the request's arrival in the app to its answer, by route.", ["route"],
+                    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+                    registry=REGISTRY)
+VERDICTS = Counter("hexodic_verdicts", "Verdicts given (POST /v1/check and each batch item), legal or illegal.",
+                   ["verdict"], registry=REGISTRY)
+FAILED_RULES = Counter("hexodic_failed_rules", "Failed rule ids in the verdicts given.", ["rule"],
+                       registry=REGISTRY)
+PROBLEMS = Counter("hexodic_problems", "Problems answered (a whole answer or a batch item), by type.", ["type"],
+                   registry=REGISTRY)
+
+
+def request_id(sent: str | None) -> str:
+    """The id of a request: ``sent`` when it is one of 1 to 128 safe
+    characters, else a new one.
+
+    >>> request_id("trace-7f3a")
+    'trace-7f3a'
+    >>> len(request_id("bad id\\r\\nSet-Cookie: x")), len(request_id("x" * 129)), len(request_id(None))
+    (32, 32, 32)
+    """
+    if sent is not None and _VALID_ID.fullmatch(sent):
+        return sent
+    return uuid.uuid4().hex
+
+
+class _Seen:
+    """What one request did, gathered while it runs (kept on ``flask.g``)."""
+
+    __slots__ = ("started", "request_id", "verdicts", "problems")
+
+    def __init__(self, sent_id: str | None):
+        self.started = time.perf_counter()
+        self.request_id = request_id(sent_id)
+        self.verdicts: list = []
+        self.problems: list[str] = []
+
+
+def _verdict(seen: _Seen, answer: dict) -> None:
+    seen.verdicts.append((answer["legal"], answer["violations"]))
+
+
+def _problem(seen: _Seen, body: dict) -> None:
+    seen.problems.append(body["type"].removeprefix(PROBLEM_TYPE))
+
+
+def _batch(seen: _Seen, answer: dict) -> None:
+    for result in answer["results"]:
+        (_verdict if "legal" in result else _problem)(seen, result)
+
+
+_TELLS = {pipeline.check_request: _verdict, pipeline.batch_request: _batch}
+"""The operations whose answers hold verdicts, and how to find them."""
+
+
+def answered(operation: pipeline.Operation, answer) -> None:
+    """``operation`` (of :mod:`checker.web.pipeline`) gave ``answer`` (dumped)."""
+    tell = _TELLS.get(operation)
+    if tell is not None and has_request_context():
+        tell(g.seen, answer)
+
+
+def problem(body: dict) -> None:
+    """The request is answered by the problem object ``body``."""
+    if has_request_context() and "seen" in g:
+        _problem(g.seen, body)
+
+
+def _child(metric, *labels):
+    """``metric.labels(*labels)``, looked up once per label set (every label
+    comes from a closed set, so the cache stays small)."""
+    key = (metric, labels)
+    child = _CHILDREN.get(key)
+    if child is None:
+        child = _CHILDREN[key] = metric.labels(*labels)
+    return child
+
+
+_CHILDREN: dict = {}
+
+
+def _start() -> None:
+    g.seen = _Seen(request.headers.get(REQUEST_ID))
+
+
+def _finish(resp: Response) -> Response:
+    seen = g.get("seen")
+    if seen is None:   # another before_request hook failed before ours ran
+        seen = g.seen = _Seen(request.headers.get(REQUEST_ID))
+    seconds = time.perf_counter() - seen.started
+    req = request._get_current_object()
+    resp.headers[REQUEST_ID] = seen.request_id
+    route = req.url_rule.rule if req.url_rule is not None else UNMATCHED
+    method = req.method if req.method in _METHODS else "other"
+    status = resp.status_code
+    _child(REQUESTS, route, method, str(status)).inc()
+    _child(LATENCY, route).observe(seconds)
+    failed: list[str] = []
+    for legal, violations in seen.verdicts:
+        _child(VERDICTS, "legal" if legal else "illegal").inc()
+        for rule in violations:
+            _child(FAILED_RULES, rule).inc()
+            if rule not in failed:
+                failed.append(rule)
+    for slug in seen.problems:
+        _child(PROBLEMS, slug).inc()
+    if log.isEnabledFor(logging.INFO):
+        log.info(orjson.dumps({
+            "time": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds"),
+            "request_id": seen.request_id, "method": method, "route": route, "status": status,
+            "duration_ms": round(seconds * 1000, 3), "failed_rules": failed,
+            "problems": sorted(set(seen.problems)),
+        }).decode())
+    return resp
+
+
+def init_app(app: Flask) -> None:
+    """Time, count and log every request of ``app``.  Its ``before_request``
+    runs first and its ``after_request`` last, whatever else is registered."""
+    app.before_request_funcs.setdefault(None, []).insert(0, _start)
+    app.after_request_funcs.setdefault(None, []).insert(0, _finish)
+
+
+def _registry() -> CollectorRegistry:
+    if MULTIPROCESS_DIR is None:
+        return REGISTRY
+    from prometheus_client import multiprocess
+
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry, path=MULTIPROCESS_DIR)
+    return registry
+
+
+def exposition(accept: str | None) -> tuple[bytes, str]:
+    """The metrics, summed over every worker, and their content type:
+    Prometheus's text format, or OpenMetrics when ``accept`` asks for it
+    (prometheus_client's own choice)."""
+    encode, content_type = choose_encoder(accept)
+    return encode(_registry()), content_type

@@ -1,0 +1,180 @@
+"""The Kubernetes manifests under deploy/: valid against the Kubernetes API
+schemas (kubernetes-validate, offline, strict: no unknown field), and
+consistent with each other, with the image (Dockerfile) and with the app
+(probe paths, port, user, the metrics directory, the shutdown timing)."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import kubernetes_validate
+import pytest
+import yaml
+from kubernetes_validate.utils import ValidationError
+
+from checker.web import create_app
+
+ROOT = Path(__file__).resolve().parents[1]
+DEPLOY = ROOT / "deploy"
+# the oldest and the newest Kubernetes minor versions the manifests are checked against
+VERSIONS = ["1.30.0", kubernetes_validate.utils.latest_version()]
+
+
+def _documents() -> list[tuple[str, dict]]:
+    docs = []
+    for path in sorted(DEPLOY.glob("*.yaml")):
+        for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")):
+            if doc is not None:
+                docs.append((path.name, doc))
+    return docs
+
+
+DOCS = _documents()
+
+
+def _one(kind: str) -> dict:
+    found = [doc for _, doc in DOCS if doc["kind"] == kind]
+    assert len(found) == 1, f"{len(found)} {kind} manifests"
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def deployment() -> dict:
+    return _one("Deployment")
+
+
+@pytest.fixture(scope="module")
+def container(deployment) -> dict:
+    (c,) = deployment["spec"]["template"]["spec"]["containers"]
+    return c
+
+
+def _env(container: dict) -> dict[str, str]:
+    return {e["name"]: e["value"] for e in container.get("env", [])}
+
+
+def test_the_four_kinds_are_there():
+    assert sorted(doc["kind"] for _, doc in DOCS) == ["Deployment", "HorizontalPodAutoscaler",
+                                                       "PodDisruptionBudget", "Service"]
+    assert _one("HorizontalPodAutoscaler")["apiVersion"] == "autoscaling/v2"
+    assert _one("PodDisruptionBudget")["apiVersion"] == "policy/v1"
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("name, doc", DOCS, ids=[f"{n}:{d['kind']}" for n, d in DOCS])
+def test_valid_against_the_kubernetes_schemas(name, doc, version):
+    kubernetes_validate.validate(doc, version, strict=True)   # raises on any error
+
+
+@pytest.mark.parametrize("broken", [
+    lambda d: d["spec"]["template"]["spec"]["containers"][0]["ports"][0].update(containerPort="8000"),
+    lambda d: d["spec"]["template"]["spec"].update(terminationGracePeriod=15),   # misspelt: unknown field
+    lambda d: d["spec"].pop("selector"),
+])
+def test_the_validator_does_reject_a_broken_deployment(deployment, broken):
+    import copy
+
+    doc = copy.deepcopy(deployment)
+    broken(doc)
+    with pytest.raises(ValidationError):
+        kubernetes_validate.validate(doc, VERSIONS[-1], strict=True)
+
+
+def test_selectors_match_the_pods(deployment):
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert deployment["spec"]["selector"]["matchLabels"].items() <= labels.items()
+    assert _one("Service")["spec"]["selector"].items() <= labels.items()
+    assert _one("PodDisruptionBudget")["spec"]["selector"]["matchLabels"].items() <= labels.items()
+    target = _one("HorizontalPodAutoscaler")["spec"]["scaleTargetRef"]
+    assert (target["apiVersion"], target["kind"], target["name"]) == ("apps/v1", "Deployment",
+                                                                      deployment["metadata"]["name"])
+
+
+def _dockerfile() -> str:
+    return (ROOT / "Dockerfile").read_text(encoding="utf-8")
+
+
+def test_ports_agree_with_the_image(container):
+    (port,) = container["ports"]
+    image_port = re.search(r"\bPORT=(\d+)", _dockerfile()).group(1)
+    assert port["containerPort"] == int(image_port) and port["name"] == "http"
+    service_ports = _one("Service")["spec"]["ports"]
+    assert [p["targetPort"] for p in service_ports] == ["http"]
+
+
+def test_probes_hit_the_apps_health_routes(container):
+    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    rules = {r.rule for r in create_app({"TESTING": True}).url_map.iter_rules()}
+    client = create_app({"TESTING": True}).test_client()
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        get = container[probe]["httpGet"]
+        assert get["path"] in rules and get["port"] == "http", probe
+        assert client.get(get["path"]).status_code == 200, probe
+        assert container[probe].get("timeoutSeconds", 1) <= container[probe].get("periodSeconds", 10), probe
+
+
+def test_runs_as_the_images_non_root_user_on_a_read_only_root(deployment, container):
+    pod = deployment["spec"]["template"]["spec"]
+    user = int(re.findall(r"^USER\s+(\d+)", _dockerfile(), re.M)[-1])
+    assert pod["securityContext"]["runAsNonRoot"] is True and pod["securityContext"]["runAsUser"] == user
+    sc = container["securityContext"]
+    assert sc["readOnlyRootFilesystem"] is True and sc["allowPrivilegeEscalation"] is False
+    assert sc["capabilities"]["drop"] == ["ALL"]
+    assert pod["automountServiceAccountToken"] is False
+
+
+def test_writable_places_are_empty_dirs(deployment, container):
+    """With a read-only root, /tmp (gunicorn's worker heartbeats) and the
+    metrics directory are emptyDir volumes, and PROMETHEUS_MULTIPROC_DIR
+    names the latter."""
+    volumes = {v["name"]: v for v in deployment["spec"]["template"]["spec"]["volumes"]}
+    mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+    metrics_dir = _env(container)["PROMETHEUS_MULTIPROC_DIR"]
+    for path in ("/tmp", metrics_dir):
+        assert path in mounts, f"{path} is not mounted"
+        assert "emptyDir" in volumes[mounts[path]], f"{path} is not an emptyDir"
+    assert metrics_dir != "/tmp"
+
+
+def test_resources_are_set_and_the_hpa_has_a_cpu_request_to_scale_on(container):
+    res = container["resources"]
+    for kind in ("requests", "limits"):
+        assert {"cpu", "memory"} <= set(res[kind]), kind
+    hpa = _one("HorizontalPodAutoscaler")["spec"]
+    assert [m["resource"]["name"] for m in hpa["metrics"]] == ["cpu"]
+    assert 2 <= hpa["minReplicas"] < hpa["maxReplicas"]
+    pdb = _one("PodDisruptionBudget")["spec"]
+    # a drain can always proceed: the budget lets at least one of the minimum replicas go
+    assert pdb.get("maxUnavailable", 0) >= 1 or pdb["minAvailable"] < hpa["minReplicas"]
+    assert "WEB_CONCURRENCY" not in _env(container), "the worker count should follow the CPU limit (cgroup)"
+
+
+def _cpus(quantity: str) -> float:
+    return int(quantity[:-1]) / 1000 if quantity.endswith("m") else float(quantity)
+
+
+def test_the_cpu_limit_gives_gunicorn_a_sensible_worker_count(container, tmp_path):
+    """The limit becomes the container's cgroup quota; gunicorn.conf.py turns
+    it into workers (1 gevent worker per usable CPU, at most 8)."""
+    from checker import serving
+
+    limit = _cpus(container["resources"]["limits"]["cpu"])
+    (tmp_path / "cpu.max").write_text(f"{int(limit * 100000)} 100000\n")   # what the kubelet writes
+    usable = serving.usable_cpus(tmp_path, available=64)
+    assert usable == math.ceil(limit), "the host's 64 CPUs leaked into the worker count"
+    assert 1 <= usable <= 8
+
+
+def test_the_grace_period_covers_the_pre_stop_sleep_and_gunicorns_graceful_timeout(deployment, container):
+    pod = deployment["spec"]["template"]["spec"]
+    command = container["lifecycle"]["preStop"]["exec"]["command"]
+    assert command[0] == "sleep" and len(command) == 2
+    sleep = int(command[1])
+    graceful = int(_env(container)["GUNICORN_GRACEFUL_TIMEOUT"])
+    grace = pod["terminationGracePeriodSeconds"]
+    assert 1 <= sleep <= 5 and graceful <= 10
+    assert sleep + graceful < grace <= 30, (sleep, graceful, grace)
+    assert deployment["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0

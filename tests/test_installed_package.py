@@ -1,0 +1,153 @@
+"""The installed package serves everything: the project is built into a wheel
+from the files the Dockerfile copies, installed (not editable, no source
+beside it) into a fresh virtual environment outside the repository with the
+dependencies from requirements.lock, and served as the image serves it
+(gunicorn --config gunicorn.conf.py, from a folder holding only that file).
+Every page and asset answers, byte for byte what the repository's app
+answers; this catches package data left out of the wheel.
+
+Bounded: about 20-30 s with pip's cache warm (the lock's wheels), most of it
+creating the environment and installing the lock.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from checker.web import create_app
+from tests.helpers import START_HPN
+
+from .test_dockerfile import _instructions
+from .web.gunicorn_server import running_gunicorn
+
+ROOT = Path(__file__).resolve().parents[1]
+PIP_TIMEOUT = 300
+
+# Every page and asset to fetch from the installed package: add new pages here.
+PAGES = ["/", "/static/playground/playground.js", "/static/playground/playground.css",
+         "/docs", "/docs/assets/swagger-ui.css", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/docs.js",
+         "/openapi.yaml", "/v1/vectors", "/v1/vectors/schema", "/v1/rules", "/v1/start", "/healthz", "/readyz"]
+
+
+def _image_files(dockerfile: str) -> dict[str, list[tuple[str, str]]]:
+    """WORKDIR -> [(source, destination)] of the Dockerfile's COPY instructions."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    workdir = "/"
+    for word, args in _instructions(dockerfile):
+        if word == "WORKDIR":
+            workdir = args
+        elif word == "COPY":
+            *sources, dest = args.split()
+            assert not any(s.startswith("--") for s in sources), args
+            out.setdefault(workdir, []).extend((s, dest) for s in sources)
+    return out
+
+
+def test_image_files_parser():
+    text = "WORKDIR /src\nCOPY a b ./\nCOPY c ./c\nWORKDIR /app\nCOPY d ./\n"
+    assert _image_files(text) == {"/src": [("a", "./"), ("b", "./"), ("c", "./c")], "/app": [("d", "./")]}
+
+
+def _lay_out(image: Path) -> dict[str, Path]:
+    """The Dockerfile's COPY instructions carried out under ``image``."""
+    folders = {}
+    for workdir, copies in _image_files((ROOT / "Dockerfile").read_text(encoding="utf-8")).items():
+        folder = image / workdir.strip("/")
+        folders[workdir] = folder
+        for source, dest in copies:
+            target = folder / dest if not dest.endswith("/") else folder / dest / Path(source).name
+            src = ROOT / source
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if src.is_dir():
+                shutil.copytree(src, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            else:
+                shutil.copy2(src, target)
+    return folders
+
+
+def _run(*argv, cwd: Path | None = None) -> str:
+    proc = subprocess.run([str(a) for a in argv], cwd=cwd, capture_output=True, text=True, timeout=PIP_TIMEOUT,
+                          env={k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PIP_REQUIRE_VIRTUALENV")})
+    assert proc.returncode == 0, f"{argv} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    return proc.stdout
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """(the environment's bin folder, the folder gunicorn runs in, the wheel)."""
+    tmp = tmp_path_factory.mktemp("installed")
+    folders = _lay_out(tmp / "image")
+    src = next(f for f in folders.values() if (f / "pyproject.toml").exists())
+    app = next(f for f in folders.values() if (f / "gunicorn.conf.py").exists())
+    assert src != app, "the server would run beside the source, not the installed package"
+    venv = tmp / "venv"
+    _run(sys.executable, "-m", "venv", venv)
+    bin_ = venv / "bin"
+    _run(bin_ / "python", "-m", "pip", "install", "--quiet", "--require-hashes", "-r", ROOT / "requirements.lock")
+    _run(bin_ / "python", "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", tmp / "dist", src)
+    (wheel,) = (tmp / "dist").glob("hexodic_checker-*.whl")
+    _run(bin_ / "python", "-m", "pip", "install", "--quiet", "--no-deps", wheel)
+    return bin_, app, wheel
+
+
+def test_the_wheel_holds_every_file_of_the_packages(installed):
+    """Every file under checker/ and schemas/ (code and data) is in the wheel."""
+    _, _, wheel = installed
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {p.relative_to(ROOT).as_posix() for package in ("checker", "schemas")
+                for p in (ROOT / package).rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    assert sorted(expected - names) == []
+
+
+def test_it_is_installed_not_linked_to_the_repository(installed):
+    bin_, app, _ = installed
+    where = _run(bin_ / "python", "-c", "import checker, schemas; print(checker.__file__); print(schemas.__file__)",
+                 cwd=app)
+    for line in where.split():
+        path = Path(line).resolve()
+        assert (bin_.parent / "lib").resolve() in path.parents, line
+        assert ROOT not in path.parents, line
+    assert not list(bin_.parent.glob("lib/python*/site-packages/__editable__*"))
+
+
+def test_the_installed_package_serves_every_page(installed, client_bodies):
+    bin_, app, _ = installed
+    with running_gunicorn(gunicorn=bin_ / "gunicorn", cwd=app, WEB_CONCURRENCY="1", GUNICORN_ACCESS_LOG="") as srv:
+        import http.client
+
+        for path in PAGES:
+            conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+            try:
+                conn.request("GET", path)
+                resp = conn.getresponse()
+                body = resp.read()
+            finally:
+                conn.close()
+            assert resp.status == 200, (path, resp.status, body[:300])
+            assert body == client_bodies[path], f"{path}: the installed package answers differently"
+        conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+        try:
+            conn.request("POST", "/v1/check", body=f'{{"position": "{START_HPN}", "turn": "d4 +c3"}}',
+                         headers={"Content-Type": "application/json"})
+            resp = conn.getresponse()
+            verdict = resp.read()
+        finally:
+            conn.close()
+        # A's first Place on the centre: the opening restriction (RULES §4)
+        assert resp.status == 200 and re.search(rb'"violations":\["place.opening-restriction"\]', verdict)
+        assert "Traceback" not in srv.output()
+
+
+@pytest.fixture(scope="module")
+def client_bodies() -> dict[str, bytes]:
+    """What the repository's own app answers for each page."""
+    client = create_app({"TESTING": True}).test_client()
+    return {path: client.get(path).get_data() for path in PAGES}

@@ -1,0 +1,127 @@
+"""The API page at /docs: the playground's security headers, no inline script,
+only the files it uses (everything else of swagger-ui's bundle a 404), and
+in headless Chromium it renders the operations and runs one with no Content
+Security Policy violation."""
+
+from __future__ import annotations
+
+import os
+import re
+from html.parser import HTMLParser
+
+import pytest
+from swagger_ui_bundle import swagger_ui_path
+
+from .gunicorn_server import running_gunicorn
+from .test_playground import CHROMIUM, CHROMIUM_ARGS, _missing_browser
+
+HEADERS = ("Content-Security-Policy", "Referrer-Policy", "X-Content-Type-Options", "X-Frame-Options")
+USED = {"/docs/assets/swagger-ui.css": "text/css", "/docs/assets/swagger-ui-bundle.js": "text/javascript",
+        "/docs/assets/docs.js": "text/javascript"}
+
+
+class _Tags(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.script_text = ""
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        self._in_script = tag == "script"
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.script_text += data
+
+
+def _tags(html: str) -> _Tags:
+    parser = _Tags()
+    parser.feed(html)
+    return parser
+
+
+def test_docs_has_the_same_security_headers_as_the_playground(client):
+    docs, playground = client.get("/docs"), client.get("/")
+    assert docs.status_code == 200 and docs.mimetype == "text/html"
+    for name in HEADERS:
+        assert docs.headers.get(name) == playground.headers.get(name) and docs.headers.get(name), name
+    csp = dict(d.strip().split(" ", 1) for d in docs.headers["Content-Security-Policy"].split(";"))
+    assert csp["script-src"] == "'self'" and csp["frame-ancestors"] == "'none'"
+    assert "unsafe-inline" not in docs.headers["Content-Security-Policy"]
+
+
+def test_docs_runs_no_inline_script_or_style(client):
+    page = _tags(client.get("/docs").get_data(as_text=True))
+    scripts = [a for t, a in page.tags if t == "script"]
+    assert scripts and all(a.get("src") for a in scripts)
+    assert page.script_text.strip() == ""
+    assert all("style" not in a for _, a in page.tags) and not any(t == "style" for t, _ in page.tags)
+
+
+def test_docs_loads_exactly_the_files_it_uses(client):
+    page = _tags(client.get("/docs").get_data(as_text=True))
+    loaded = {a.get("src") or a.get("href") for t, a in page.tags if t in ("script", "link")}
+    assert loaded == set(USED)
+    for url, mimetype in USED.items():
+        resp = client.get(url)
+        assert resp.status_code == 200 and resp.mimetype == mimetype and resp.data, url
+        assert resp.headers["X-Content-Type-Options"] == "nosniff"
+    assert b"/openapi.yaml" in client.get("/docs/assets/docs.js").data
+
+
+def test_every_other_file_of_the_bundle_is_a_404(client):
+    others = sorted(p.name for p in swagger_ui_path.iterdir() if p.name not in ("swagger-ui.css", "swagger-ui-bundle.js"))
+    # the demo page, its Petstore initializer and the OAuth2 redirect page are among them
+    assert {"index.html", "swagger-initializer.js", "oauth2-redirect.html"} <= set(others)
+    for name in others + ["favicon.ico", "..%2f__init__.py", "../__init__.py"]:
+        resp = client.get(f"/docs/assets/{name}")
+        assert resp.status_code == 404 and resp.mimetype == "application/problem+json", name
+
+
+def test_assets_revalidate(client):
+    first = client.get("/docs/assets/docs.js")
+    again = client.get("/docs/assets/docs.js", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+
+
+@pytest.fixture(scope="module")
+def base():
+    reason = _missing_browser()
+    if reason:
+        message = f"the /docs browser test needs headless Chromium: {reason}"
+        if os.environ.get("HEXODIC_REQUIRE_BROWSER") == "1":
+            pytest.fail(message + " (HEXODIC_REQUIRE_BROWSER=1)")
+        pytest.skip(message)
+    with running_gunicorn(GUNICORN_ACCESS_LOG="") as srv:
+        yield srv.base
+
+
+def test_docs_works_in_a_browser_under_its_csp(base):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.set_default_timeout(10_000)
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation', "
+                                 "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
+            page.goto(base + "docs")
+            page.wait_for_selector("#operations-default-post_v1_check")
+            assert page.locator(".opblock").count() >= 10
+            page.locator("#operations-default-get_v1_start .opblock-summary").click()
+            page.get_by_role("button", name="Execute").click()
+            status = page.locator("#operations-default-get_v1_start .live-responses-table tbody .response-col_status")
+            status.first.wait_for()
+            assert re.match(r"\s*200\b", status.first.inner_text())
+            assert page.evaluate("window.__csp") == []
+            assert errors == []
+        finally:
+            browser.close()
