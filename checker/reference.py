@@ -699,10 +699,10 @@ def _source(e: RuleEntry) -> str:
 
 
 def plain_entry(e: RuleEntry) -> str:
-    """An entry as plain text (for a terminal): id and title, where it belongs,
-    its source, the text and the links."""
-    head = e.id if e.kind is Kind.DECISION else f"{e.id} · {e.step}"
-    return (f"{head}: {e.title} ({_source(e)})\n{e.text}\nMore: {e.more}\nReference: {e.rule_url}")
+    """An entry as plain text (for a terminal): its id and title, where it
+    belongs and its source, the text, and the links."""
+    where = "" if e.kind is Kind.DECISION else f"{e.step} · "
+    return f"{e.id}: {e.title}\n{where}{_source(e)}\n{e.text}\nMore: {e.more}\nReference: {e.rule_url}"
 
 
 # --------------------------------------------------------------- Markdown ------

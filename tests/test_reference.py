@@ -131,12 +131,13 @@ def test_inline_html_escapes_and_links():
 
 
 def test_plain_entry_for_a_terminal():
-    text = plain_entry(RULES["place.cooldown"])
-    assert text.splitlines()[0] == "place.cooldown · Step 1/2: Place: Capture cooldown (published rule)"
-    assert RULES["place.cooldown"].text in text
-    assert "https://hexodic.com/rules/project" in text and "/rules#place.cooldown" in text
-    assert plain_entry(DECISIONS["D-10"]).splitlines()[0] == \
-        "D-10: The Echo-Capture check weighs the group (decided reading)"
+    lines = plain_entry(RULES["place.cooldown"]).splitlines()
+    assert lines == ["place.cooldown: Capture cooldown", "Step 1/2: Place · published rule",
+                     RULES["place.cooldown"].text, "More: https://hexodic.com/rules/project",
+                     "Reference: /rules#place.cooldown"]
+    assert plain_entry(RULES["project.skip"]).splitlines()[1] == "Step 1/2: Place · decided reading D-4"
+    assert plain_entry(DECISIONS["D-10"]).splitlines()[:2] == ["D-10: The Echo-Capture check weighs the group",
+                                                                "decided reading"]
 
 
 # ---------------------------------------------------- worked examples ------
