@@ -42,7 +42,7 @@ from checker.legality import FAILED, NOT_APPLICABLE, PASSED, Check, Verdict, che
 from checker.notation import NotationError, position_to_hpn
 from checker.position import Position
 from checker.web.pipeline import (check_request, consistent, legal_turns_request, load, loads, perft_request,
-                                  replay_request, validate_request)
+                                  replay_request, rule_catalogue, validate_request)
 from checker.web.problems import InconsistentPosition, RequestError, SchemaError, error_paths
 from schemas.requests import RenderRequestSchema
 
@@ -583,7 +583,6 @@ def _cmd_rules(args, reader: _Reader) -> int:
     reason or decided reading), or of every entry."""
     from checker.catalogue import ENTRIES
     from checker.reference import plain_entry
-    from schemas.responses import RuleSchema
 
     if args.id is None:
         entries = list(ENTRIES.values())
@@ -595,7 +594,7 @@ def _cmd_rules(args, reader: _Reader) -> int:
                            f"(run '{PROG} rules' for all of them)")
         entries = [entry]
     if args.json:
-        dumped = RuleSchema(many=True).dump(entries)
+        dumped = rule_catalogue.dump(entries)
         _print_json(dumped if args.id is None else dumped[0])
         return EXIT_OK
     lines: list[str] = []

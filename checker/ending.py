@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 
 from . import board
 from .board import NEIGHBOURS, Cell
-from .catalogue import LINKS
+from .catalogue import LINKS, end_entry
 from .position import MAX_HALF_MOVES, Position, other
 from .projects import has_legal_project
 
@@ -68,6 +68,11 @@ class GameResult:
     repetition: str           # "evaluated" or "not_evaluated"
     tiebreak: dict[str, TiebreakFigures] | None = None
     more: str | None = None
+
+    @property
+    def rule_url(self) -> str | None:
+        """The service's own text of the reason the game ended (``/rules#end.<reason>``); None while it goes on."""
+        return None if self.reason is None else end_entry(self.reason).rule_url
 
 
 # ------------------------------------------------------------- facts ------

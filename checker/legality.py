@@ -75,6 +75,11 @@ class Check(NamedTuple):
         return RULES[self.rule].more
 
     @property
+    def rule_url(self) -> str:
+        """The service's own text of the rule: ``/rules#<id>``."""
+        return RULES[self.rule].rule_url
+
+    @property
     def failed(self) -> bool:
         return self.status == FAILED
 
