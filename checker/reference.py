@@ -596,6 +596,28 @@ _PRESENTATION = Section("presentation", "14. Presentation choices", (
         "consistency.",
         "An Echo-Capture always produces a `capture` event of kind `echo`, with no cells when it captured "
         "nothing (D-8), and says why.",
+        "A fact read on the board after an earlier step of the same turn says so (\"after the Shape -b1, b1 is "
+        "Tier 0\"; \"after the Place on b2, b2 holds A's stone\"): the board the player sees still shows it as "
+        "it was before the turn.",
+        "An illegal turn's summary gives the first failed check's requirement and fact, then every other failed "
+        "rule by its title and id (\"also failed: Cooldown skip (project.skip)\").",
+        "With an Echo-Capture, a legal turn's summary says which capture took each stone and, when the "
+        "Echo-Capture took none, why: the normal check had already taken the target, or no stone of its group "
+        "met the test (D-8).",
+        "A position at half-move 60 is over, but read alone it cannot show whether its last turn ended the game "
+        "by a repetition or a threefold; its messages say that the tiebreak decides unless the game ended "
+        "otherwise, and give the tiebreak's figures and result. A capping turn judged without a history says "
+        "the same of its own repetition.",
+        "A repetition loss names the earlier position it recreates by its place in the history (`history[i]`, "
+        "counted from 0) and its half-move count; a threefold names every earlier occurrence.",
+        "A failed `echo-lock.once` names the cell the mover locked earlier when it can be known: the one locked "
+        "cell when only the mover has Echo-Locked, or the cell the history shows becoming locked on the "
+        "mover's turn. Otherwise it names the locked cells it may be and says that it cannot tell; it never "
+        "guesses from the stones on them (a stone on a locked cell can be captured, and another can Move "
+        "there).",
+        "When the Shape may be left out, `shape.mandate` names the cells within 2 steps of the landing cell "
+        "and why none of them takes a Shape that counts (the mover's own stone, locked, or Tier 2 with no "
+        "lowers left).",
     )),
 ))
 
