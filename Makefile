@@ -40,6 +40,10 @@ run: $(RUNTIME)
 openapi.yaml: $(RUNTIME) $(wildcard schemas/*.py checker/web/*.py)
 	$(VENV)/bin/hexodic-checker-openapi > $@
 
+# The rules reference, written from checker/catalogue.py and checker/reference.py.
+docs/rules.md: $(STAMP) checker/catalogue.py checker/reference.py
+	$(PY) -m checker.reference > $@
+
 # Conformance vectors: hand-written ones plus generated regression vectors.
 vectors: $(RUNTIME)
 	$(PY) -m checker.vectors build

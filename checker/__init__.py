@@ -6,7 +6,8 @@ Pure Python, no web framework (but :mod:`checker.web`).  One module per concept:
 - :mod:`checker.position`   positions, player states, consistency (D-3)
 - :mod:`checker.turn`       Place, Move, Skip, Shape, Echo, Turn
 - :mod:`checker.notation`   HPN and HTN, parse and emit
-- :mod:`checker.catalogue`  rule ids, step labels, titles, texts, links, D-n
+- :mod:`checker.catalogue`  rule ids, capture kinds, end-of-game reasons, D-n: full texts, links
+- :mod:`checker.reference`  the rules reference (docs/rules.md, the /rules page)
 - :mod:`checker.wording`    words shared by the messages (plurals, lists)
 - :mod:`checker.projects`   the legal Projects: Place cells, the cooldown skip, Moves
 - :mod:`checker.ending`     how a game ended, and the words for it

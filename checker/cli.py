@@ -10,6 +10,7 @@
     hexodic-check perft POSITION --depth N [--divide] [--json]
     hexodic-check engine
     hexodic-check conform --engine COMMAND [--depth N] [--timeout S]
+    hexodic-check rules [ID] [--json]
 
 POSITION is HPN text, a path to a file holding HPN or a JSON position, or
 ``-`` for stdin.  TURN is HTN text, inline JSON (``'{"project": ...}'``) or
@@ -41,7 +42,7 @@ from checker.legality import FAILED, NOT_APPLICABLE, PASSED, Check, Verdict, che
 from checker.notation import NotationError, position_to_hpn
 from checker.position import Position
 from checker.web.pipeline import (check_request, consistent, legal_turns_request, load, loads, perft_request,
-                                  replay_request, validate_request)
+                                  replay_request, rule_catalogue, validate_request)
 from checker.web.problems import InconsistentPosition, RequestError, SchemaError, error_paths
 from schemas.requests import RenderRequestSchema
 
@@ -577,6 +578,34 @@ def _cmd_vectors(args, reader: _Reader) -> int:
 ERRORS_SHOWN = 10  # of an answers file's errors, on the one line of a bad-input message
 
 
+def _cmd_rules(args, reader: _Reader) -> int:
+    """Print the text of a catalogue entry (a rule id, capture kind, end-of-game
+    reason or decided reading), or of every entry."""
+    from checker.catalogue import ENTRIES
+    from checker.reference import plain_entry
+
+    if args.id is None:
+        entries = list(ENTRIES.values())
+    else:
+        by_lower = {k.lower(): e for k, e in ENTRIES.items()}
+        entry = by_lower.get(args.id.strip().lower())
+        if entry is None:
+            raise BadInput(f"ID: {args.id!r} is no rule id, capture kind, end-of-game reason or decided reading "
+                           f"(run '{PROG} rules' for all of them)")
+        entries = [entry]
+    if args.json:
+        dumped = rule_catalogue.dump(entries)
+        _print_json(dumped if args.id is None else dumped[0])
+        return EXIT_OK
+    lines: list[str] = []
+    for e in entries:
+        if lines:
+            lines.append("")
+        lines += plain_entry(e).splitlines()
+    _print(lines)
+    return EXIT_OK
+
+
 def _version() -> str:
     try:
         from importlib.metadata import version
@@ -647,6 +676,15 @@ def build_parser() -> argparse.ArgumentParser:
     vc.add_argument("-o", "--output", metavar="OUT", help="with no --answers: write the vectors here")
     vc.set_defaults(run=_cmd_vectors)
     _add_perft_commands(sub)
+
+    ru = sub.add_parser("rules", help="print the text of a rule (of every rule without an ID)",
+                        description="Print the checker's own text of a rule id (place.cooldown), a capture kind "
+                                    "(capture.echo), an end-of-game reason (end.tiebreak) or a decided reading "
+                                    "(D-10): its title, where it belongs, its source, its full text and its "
+                                    "links. Without an ID, every entry of the rules reference.")
+    ru.add_argument("id", metavar="ID", nargs="?", help="e.g. place.cooldown, capture.echo, end.tiebreak or D-10")
+    ru.add_argument("--json", action="store_true", help="print the entries as GET /v1/rules gives them")
+    ru.set_defaults(run=_cmd_rules)
     return p
 
 

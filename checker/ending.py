@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 
 from . import board
 from .board import NEIGHBOURS, Cell
-from .catalogue import LINKS
+from .catalogue import LINKS, end_entry
 from .position import MAX_HALF_MOVES, Position, other
 from .projects import has_legal_project
 
@@ -68,6 +68,11 @@ class GameResult:
     repetition: str           # "evaluated" or "not_evaluated"
     tiebreak: dict[str, TiebreakFigures] | None = None
     more: str | None = None
+
+    @property
+    def rule_url(self) -> str | None:
+        """The service's own text of the reason the game ended (``/rules#end.<reason>``); None while it goes on."""
+        return None if self.reason is None else end_entry(self.reason).rule_url
 
 
 # ------------------------------------------------------------- facts ------
@@ -127,19 +132,24 @@ _TIEBREAK_WINS = ("more stones on unlocked tier-2 cells", "the higher sum of tie
                   "more captures", "more raises")
 
 
+_CAP = f"The half-move cap is reached ({MAX_HALF_MOVES} half-moves)"
+# A position alone cannot show how its last turn ended the game: say so whenever it is read alone.
+_UNLESS = "unless the game ended otherwise on its last turn (a position alone cannot show a repetition or a threefold)"
+
+
 def _tiebreak(pos: Position) -> tuple[str, str, dict[str, TiebreakFigures]]:
+    """The tiebreak's result and its figures in words: "level on …; then A has more captures (5 to 0).
+    A wins." (or the level figures and "a draw")."""
     figs = {"A": tiebreak_figures(pos, "A"), "B": tiebreak_figures(pos, "B")}
     a, b = figs["A"].as_tuple(), figs["B"].as_tuple()
-    head = f"The half-move cap is reached ({MAX_HALF_MOVES} half-moves) and the tiebreak decides: "
     for i, wins in enumerate(_TIEBREAK_WINS):
         if a[i] != b[i]:
             winner = "A" if a[i] > b[i] else "B"
             level = ", ".join(f"{w} ({a[j]} each)" for j, w in enumerate(_TIEBREAK_WORDS[:i]))
             lead = f"level on {level}; then " if level else ""
-            return winner, (f"{head}{lead}{winner} has {wins} ({max(a[i], b[i])} to {min(a[i], b[i])}). "
-                            f"{winner} wins."), figs
+            return winner, f"{lead}{winner} has {wins} ({max(a[i], b[i])} to {min(a[i], b[i])}). {winner} wins.", figs
     level = ", ".join(f"{w} {a[j]}" for j, w in enumerate(_TIEBREAK_WORDS))
-    return "draw", f"{head}level on every figure ({level} each): a draw.", figs
+    return "draw", f"level on every figure ({level} each): a draw.", figs
 
 
 def _captured_text(who: str, captures: int) -> str:
@@ -168,7 +178,17 @@ def describe_game_over(pos: Position, reason: EndReason) -> str:
         return f"{who}, who moved last, has a Network: {len(group)} stones {_group_text(group)}"
     if reason == STRANGLE:
         return f"{_no_project_text(pos)} (Strangle)"
-    return f"all {MAX_HALF_MOVES} half-moves have been played (half-move cap); the tiebreak decided the game"
+    _, decision, _ = _tiebreak(pos)
+    return (f"all {MAX_HALF_MOVES} half-moves have been played (half-move cap), so {_UNLESS}, the tiebreak "
+            f"decides it: {decision.rstrip('.')}")
+
+
+def _earlier(index: int, history: Sequence[Position]) -> str:
+    """An earlier position of the game named by its place in the history (0-based); the index past
+    the history's end is the position the turn was played from."""
+    if index == len(history):
+        return "the position the turn was played from"
+    return f"history[{index}] (half-move {history[index].half_moves})"
 
 
 # ------------------------------------------------------------ results ------
@@ -186,8 +206,9 @@ def game_status(pos: Position, history_given: bool = True) -> GameResult:
     if reason is None:
         return _goes_on(pos, rep)
     if reason == TIEBREAK:
-        result, msg, figs = _tiebreak(pos)
-        return GameResult(True, result, reason, msg, rep, figs, LINKS["game-end"])
+        result, decision, figs = _tiebreak(pos)
+        return GameResult(True, result, reason, f"{_CAP}: {_UNLESS}, the tiebreak decides: {decision}", rep, figs,
+                          LINKS["game-end"])
     # Takeover: whoever has 6 captures; Network and Strangle: the player who just moved
     result = _takeover_winner(pos) if reason == TAKEOVER else other(pos.to_move)
     return GameResult(True, result, reason, f"The game is over: {describe_game_over(pos, reason)}. {result} wins.",
@@ -222,16 +243,23 @@ def end_of_game(before: Position, after: Position, skipped: bool,
     if evaluated:
         key = after.key()
         earlier = [p.key() for p in history] + [before.key()]
-        seen = earlier.count(key)
+        seen = [i for i, k in enumerate(earlier) if k == key]
         if seen and not skipped:
             return GameResult(True, enemy, REPETITION,
-                              f"{me} loses by repetition: the turn recreates a position that occurred earlier "
-                              f"in the game. {enemy} wins.", rep, more=LINKS["game-end"])
-        if seen + 1 >= 3:
+                              f"{me} loses by repetition: the turn recreates an earlier position of the game, "
+                              f"{_earlier(seen[0], history)}. "
+                              f"{enemy} wins.", rep, more=LINKS["game-end"])
+        if len(seen) + 1 >= 3:
             return GameResult(True, "draw", THREEFOLD,
                               f"Draw by threefold repetition: this position, with {enemy} to move, has now "
-                              f"occurred {seen + 1} times.", rep, more=LINKS["game-end"])
+                              f"occurred {len(seen) + 1} times: {', '.join(_earlier(i, history) for i in seen)} "
+                              "and now.", rep, more=LINKS["game-end"])
     if after.half_moves >= MAX_HALF_MOVES:
-        result, msg, figs = _tiebreak(after)
-        return GameResult(True, result, TIEBREAK, msg + note, rep, figs, LINKS["game-end"])
+        result, decision, figs = _tiebreak(after)
+        if evaluated:
+            text = f"{_CAP} and the tiebreak decides: {decision}"
+        else:
+            text = (f"{_CAP}: unless the turn recreated an earlier position (repetition and threefold were not "
+                    f"evaluated: the request has no history), the tiebreak decides: {decision}")
+        return GameResult(True, result, TIEBREAK, text, rep, figs, LINKS["game-end"])
     return _goes_on(after, rep, note)

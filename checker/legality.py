@@ -29,7 +29,7 @@ from .board import CENTRE, NEIGHBOURS, STEPS, Cell
 from .catalogue import RULE_IDS, RULES, STEP_ECHO, STEP_GAME, STEP_MOVE, STEP_PLACE, STEP_POSITION, STEP_SHAPE
 from .ending import GameResult, describe_game_over, game_over_reason, game_status
 from .generate import legal_shapes, legal_turns, mandating_shapes
-from .notation import shape_to_htn, turn_to_htn
+from .notation import project_to_htn, shape_to_htn, turn_to_htn
 from .play import CaptureKind, EventType, Outcome, apply
 from .position import MAX_HALF_MOVES, Position, Problem, other
 from .projects import place_cells, skip_applies
@@ -73,6 +73,11 @@ class Check(NamedTuple):
     @property
     def more(self) -> str:
         return RULES[self.rule].more
+
+    @property
+    def rule_url(self) -> str:
+        """The service's own text of the rule: ``/rules#<id>``."""
+        return RULES[self.rule].rule_url
 
     @property
     def failed(self) -> bool:
@@ -130,16 +135,17 @@ def _holds(stones, cell: Cell, me: str, own: str = " own") -> str:
     return f"{N(cell)} holds {me}'s{own} stone" if s == me else f"{N(cell)} holds {s}'s stone"
 
 
-def _list(cells: Iterable[Cell]) -> str:
-    return and_list(board.names(cells))
+def _list(cells: Iterable[Cell], last: str = "and") -> str:
+    return and_list(board.names(cells), last)
 
 
 class _Judge:
     """Judges one turn.  Holds the board as it stands after each step."""
 
-    def __init__(self, pos: Position, turn: Turn):
+    def __init__(self, pos: Position, turn: Turn, history: list[Position] | None = None):
         self.pos = pos
         self.turn = turn
+        self.history = history
         self.me = pos.to_move
         self.enemy = other(self.me)
         self.m = pos.mover
@@ -147,6 +153,7 @@ class _Judge:
         self.tiers = list(pos.tiers)
         self.locked = pos.locked
         self.project_step = STEP_PLACE if self.m.reserve > 0 else STEP_MOVE  # D-15
+        self.shaped: Shape | None = None  # this turn's Shape, once it has changed a tier
         self.checks: list[Check] = []
 
     def add(self, rule: str, step: str, ok: bool | None, shows: str, cells: Iterable[Cell] = (),
@@ -155,6 +162,23 @@ class _Judge:
         status = NOT_APPLICABLE if ok is None else PASSED if ok else FAILED
         self.checks.append(Check(rule, step, status, tuple([NAMES[c] for c in cells]),
                                  compose(requires, shows), requires, shows))
+
+    # ------------------------------------------- facts after earlier steps --
+
+    def _after_project(self, c: Cell, fact: str) -> str:
+        """``fact`` about ``c``'s stone, saying so when this turn's Project changed it
+        (the board the player sees still shows it as it was)."""
+        if self.stones[c] == self.pos.stones[c]:
+            return fact
+        p = self.turn.project
+        step = f"the Place on {N(p.cell)}" if isinstance(p, Place) else f"the Move {project_to_htn(p, self.pos)}"
+        return f"after {step}, {fact}"
+
+    def _tier(self, c: Cell) -> str:
+        """"c3 is Tier 1", or "after the Shape -c3, c3 is Tier 1" when this turn's Shape changed it."""
+        fact = f"{N(c)} is Tier {self.tiers[c]}"
+        s = self.shaped
+        return f"after the Shape {shape_to_htn(s)}, {fact}" if s is not None and s.cell == c else fact
 
     # ------------------------------------------------------------ game --
 
@@ -297,7 +321,7 @@ class _Judge:
             self.add("move.destination", step, True, f"{N(b)} is empty{lock_note}", [b])
         elif sb == me:
             self.add("move.destination", step, False, f"{N(b)} holds {me}'s own stone", [b],
-                     requires="A Move can never enter a cell holding your own stone")
+                     requires=f"A Move can never enter a cell holding {me}'s own stone")
         elif tiers[b] < tiers[a]:
             self.add("move.destination", step, True,
                      f"{N(b)} holds {sb}'s stone on Tier {tiers[b]}, strictly lower than {N(a)}'s Tier "
@@ -346,13 +370,28 @@ class _Judge:
                      requires=f"The Shape may be left out only when no legal Shape targets a cell not "
                               f"occupied by {me}'s own stone")
         else:
-            why = (f"every cell within 2 steps of {N(landing)} that is not occupied by {me}'s own stone is "
-                   f"locked{', or Tier 2 with no lowers left' if m.lowers_left == 0 else ''}")
-            if options:
-                why += f" (the {plural(len(options), 'legal Shape')} all target {me}'s own stones)"
             self.add("shape.mandate", STEP_SHAPE, True,
-                     f"No legal Shape targets a cell that is not occupied by {me}'s own stone ({why}), "
-                     "so the Shape may be left out", [landing])
+                     f"No legal Shape targets a cell that is not occupied by {me}'s own stone, so the Shape may be "
+                     f"left out: {self._shape_blockers(landing)}", [landing])
+
+    def _shape_blockers(self, landing: Cell) -> str:
+        """Why no cell within 2 steps of the landing cell takes a Shape that counts for the mandate: the
+        cells by reason (the mover's own stone; locked; Tier 2 with no lowers left)."""
+        me, stones, tiers, locked = self.me, self.stones, self.tiers, self.locked
+        near = board.WITHIN_2[landing]
+        own = [c for c in near if stones[c] == me]
+        shut = [c for c in near if stones[c] != me and locked[c]]
+        flat = [c for c in near if stones[c] != me and not locked[c] and tiers[c] == 2 and self.m.lowers_left == 0]
+        parts = []
+        if own:
+            parts.append(f"{_list(own)} {'holds' if len(own) == 1 else 'hold'} {me}'s own "
+                         f"{'stone' if len(own) == 1 else 'stones'}")
+        if shut:
+            parts.append(f"{_list(shut)} {'is' if len(shut) == 1 else 'are'} locked")
+        if flat:
+            parts.append(f"{_list(flat)} {'is' if len(flat) == 1 else 'are'} Tier 2 with no lowers left "
+                         f"({me} has 0 of 6)")
+        return f"of the {plural(len(near), 'cell')} within 2 steps of {N(landing)}, {'; '.join(parts)}"
 
     def shape_given(self, s: Shape, landing: Cell) -> None:
         me, m, tiers, locked = self.me, self.m, self.tiers, self.locked
@@ -399,6 +438,7 @@ class _Judge:
                          requires="A lower needs at least 1 lower left")
         if not locked[c] and tier_ok:  # D-14: the Shape changes the tier when it can
             tiers[c] = t + 1 if raise_ else t - 1
+            self.shaped = s
 
     # ------------------------------------------------------------ echo --
 
@@ -424,9 +464,10 @@ class _Judge:
         # legal_turns) select the same targets without the words.
         me, enemy, stones, tiers = self.me, self.enemy, self.stones, self.tiers
         if stones[c] == enemy:
-            self.add("echo-capture.enemy", STEP_ECHO, True, f"{N(c)} holds {enemy}'s stone", [c])
+            self.add("echo-capture.enemy", STEP_ECHO, True, self._after_project(c, f"{N(c)} holds {enemy}'s stone"),
+                     [c])
         else:
-            self.add("echo-capture.enemy", STEP_ECHO, False, _holds(stones, c, me), [c],
+            self.add("echo-capture.enemy", STEP_ECHO, False, self._after_project(c, _holds(stones, c, me)), [c],
                      requires="An Echo-Capture targets an enemy stone")
         empty = [n for n in NEIGHBOURS[c] if stones[n] is None]
         if not empty:
@@ -435,11 +476,10 @@ class _Judge:
             self.add("echo-capture.sealed", STEP_ECHO, False,
                      f"{N(c)} has {'an empty neighbour' if len(empty) == 1 else 'empty neighbours'}: {_list(empty)}",
                      [c, *empty], requires="An Echo-Capture target must have no empty neighbouring cell")
-        t = tiers[c]
-        if t >= 1:
-            self.add("echo-capture.tier", STEP_ECHO, True, f"{N(c)} is Tier {t}", [c])
+        if tiers[c] >= 1:
+            self.add("echo-capture.tier", STEP_ECHO, True, self._tier(c), [c])
         else:
-            self.add("echo-capture.tier", STEP_ECHO, False, f"{N(c)} is Tier 0", [c],
+            self.add("echo-capture.tier", STEP_ECHO, False, self._tier(c), [c],
                      requires="An Echo-Capture target must stand on Tier 1 or 2")
         mine = [n for n in NEIGHBOURS[c] if stones[n] == me]
         if mine:
@@ -456,18 +496,17 @@ class _Judge:
         if not m.echo_lock_used:
             self.add("echo-lock.once", STEP_ECHO, True, f"{me} has not Echo-Locked before in this game")
         else:
-            self.add("echo-lock.once", STEP_ECHO, False, f"{me} has already used the Echo-Lock",
+            self.add("echo-lock.once", STEP_ECHO, False, f"{me} has already used the Echo-Lock, {self._earlier_lock()}",
                      requires="Each player may Echo-Lock once per game")
         if stones[c] == me:
-            self.add("echo-lock.own-stone", STEP_ECHO, True, f"{N(c)} holds {me}'s stone", [c])
+            self.add("echo-lock.own-stone", STEP_ECHO, True, self._after_project(c, f"{N(c)} holds {me}'s stone"), [c])
         else:
-            self.add("echo-lock.own-stone", STEP_ECHO, False, _holds(stones, c, me), [c],
+            self.add("echo-lock.own-stone", STEP_ECHO, False, self._after_project(c, _holds(stones, c, me)), [c],
                      requires=f"An Echo-Lock targets a cell occupied by {me}'s own stone")
-        t = tiers[c]
-        if t == 2:
-            self.add("echo-lock.tier", STEP_ECHO, True, f"{N(c)} is Tier 2", [c])
+        if tiers[c] == 2:
+            self.add("echo-lock.tier", STEP_ECHO, True, self._tier(c), [c])
         else:
-            self.add("echo-lock.tier", STEP_ECHO, False, f"{N(c)} is Tier {t}", [c],
+            self.add("echo-lock.tier", STEP_ECHO, False, self._tier(c), [c],
                      requires="An Echo-Lock needs a Tier-2 cell")
         if not self.locked[c]:
             self.add("echo-lock.unlocked", STEP_ECHO, True, f"{N(c)} is not locked yet", [c])
@@ -476,8 +515,38 @@ class _Judge:
                      requires="An Echo-Lock target must not be locked already")
 
 
+    def _earlier_lock(self) -> str:
+        """Where the mover Echo-Locked before, when the position (or the history) shows it; otherwise
+        which locked cells it may be, and why it cannot be told."""
+        me, pos = self.me, self.pos
+        cells = [c for c in board.CELLS if pos.locked[c]]
+        if not pos.player(self.enemy).echo_lock_used and len(cells) == 1:
+            return f"on {N(cells[0])} (the one locked cell; {self.enemy} has not Echo-Locked)"
+        found = _lock_in_history(self.history, pos, me)
+        if found is not None:
+            return f"on {N(found)} (the history shows {N(found)} locked on {me}'s turn)"
+        why = "the position does not record who locked which" + ("" if self.history is None else
+                                                                   ", and the history does not show it")
+        return f"on {_list(cells, 'or')} ({why})" if cells else f"but no cell is locked ({why})"
+
+
+def _lock_in_history(history: list[Position] | None, pos: Position, who: str) -> Cell | None:
+    """The cell ``who`` Echo-Locked, as the history shows it: the one cell that became locked between two
+    consecutive positions (the history, then ``pos``) across which ``who``'s Echo-Lock became used, and is
+    still locked; ``None`` when the history does not show it."""
+    if not history:
+        return None
+    seq = [*history, pos]
+    for a, b in zip(seq, seq[1:]):
+        if not a.player(who).echo_lock_used and b.player(who).echo_lock_used:
+            new = [c for c in board.CELLS if b.locked[c] and not a.locked[c]]
+            return new[0] if len(new) == 1 and pos.locked[new[0]] else None
+    return None
+
+
 def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
-    """What a legal turn does, as a sentence."""
+    """What a legal turn does, as a sentence; with an Echo-Capture, which
+    capture took each stone and what the Echo-Capture found (D-8)."""
     me = pos.to_move
     p, s, e = turn
     if isinstance(p, Place):
@@ -491,12 +560,14 @@ def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
     if e is not None:
         parts.append(f"{'Echo-Captures' if e.kind == CAPTURE else 'Echo-Locks'} {N(e.cell)}")
     text = and_list(parts)
-    captured = [f"{', '.join(ev.cells)} ({'Move capture' if ev.kind == CaptureKind.MOVE else ev.kind})"
-                for ev in outcome.events if ev.type == EventType.CAPTURE and ev.cells]
-    if captured:
-        text += f", capturing {'; '.join(captured)}"
-    elif e is not None and e.kind == CAPTURE:
-        text += " (the Echo-Capture captures nothing)"
+    captures = {ev.kind: list(ev.cells) for ev in outcome.events if ev.type == EventType.CAPTURE}
+    if e is not None and e.kind == CAPTURE:
+        text += f": {_echo_capture_story(N(e.cell), captures)}"
+    else:
+        taken = [f"{', '.join(cells)} ({'Move capture' if kind == CaptureKind.MOVE else kind})"
+                 for kind, cells in captures.items() if cells]
+        if taken:
+            text += f", capturing {'; '.join(taken)}"
     g = outcome.game
     if g.over:
         ending = "a draw" if g.result == "draw" else f"{g.result} wins"
@@ -504,11 +575,29 @@ def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
     return f"{text}."
 
 
+_BY = {CaptureKind.MOVE: "the Move", CaptureKind.ENCIRCLEMENT: "encirclement", CaptureKind.ECHO: "the Echo-Capture"}
+
+
+def _echo_capture_story(target: str, captures: dict) -> str:
+    """Which capture took which stones on a turn with an Echo-Capture of ``target``, and, when the
+    Echo-Capture took nothing, why (D-8): the normal check took the target first, or no stone of its
+    group met the test."""
+    taken = [f"{_BY[kind]} captures {and_list(captures[kind])}"
+             for kind in (CaptureKind.MOVE, CaptureKind.ENCIRCLEMENT) if captures.get(kind)]
+    if captures.get(CaptureKind.ECHO):
+        return "; ".join([*taken, f"the Echo-Capture captures {and_list(captures[CaptureKind.ECHO])}"])
+    if target in (captures.get(CaptureKind.ENCIRCLEMENT) or ()):
+        return (f"{'; '.join(taken)} before the Echo-Capture check, so the Echo-Capture finds nothing and its "
+                "charge is spent (D-8)")
+    return "; ".join([*taken, f"the Echo-Capture finds nothing (no stone of {target}'s group meets the test, "
+                              "see the weighing) and its charge is spent (D-8)"])
+
+
 def _explain_illegal(failed: list[Check]) -> str:
     """Why an illegal turn is illegal, as a sentence: the first failed check's
-    clause, then the ids of the others."""
-    rest = [c.rule for c in failed[1:]]
-    also = f"; also failed: {', '.join(rest)}" if rest else ""
+    clause, then the others by name (their catalogue titles) and id."""
+    rest = [f"{RULES[c.rule].title} ({c.rule})" for c in failed[1:]]
+    also = f"; also failed: {and_list(rest)}" if rest else ""
     return f"{failed[0].clause}{also}."
 
 
@@ -525,7 +614,8 @@ def check(position: Position, turn: Turn, history: Iterable[Position] | None = N
         problems = position.problems()
         if problems:
             raise InconsistentPosition(problems)
-    judge = _Judge(position, turn)
+    history = list(history) if history is not None else None
+    judge = _Judge(position, turn, history)
     judge.game_over()
     judge.project()
     judge.shape()
@@ -535,7 +625,6 @@ def check(position: Position, turn: Turn, history: Iterable[Position] | None = N
     htn = turn_to_htn(turn, position)
     if failed:
         return Verdict(False, htn, position.to_move, _explain_illegal(failed), checks, None, turn)
-    history = list(history) if history is not None else None
     outcome = apply(position, turn, history)
     return Verdict(True, htn, position.to_move, _describe_legal(position, turn, outcome), checks, outcome, turn)
 

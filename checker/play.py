@@ -23,7 +23,7 @@ from typing import Iterable, Sequence
 
 from . import board
 from .board import NEIGHBOURS, SLOTS, Cell
-from .catalogue import LINKS
+from .catalogue import LINKS, capture_entry
 from .ending import GameResult, end_of_game
 from .position import PlayerState, Position, other
 from .turn import CAPTURE, LOCK, RAISE, Echo, Move, Place, Project, Skip, Turn
@@ -89,6 +89,11 @@ class Weighing:
     sum: int
     threshold: int
     captured: bool
+
+    @property
+    def rule_url(self) -> str:
+        """The service's own text of the capture check: ``/rules#capture.<check>``."""
+        return capture_entry(self.check).rule_url
 
     @property
     def message(self) -> str:

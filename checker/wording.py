@@ -3,8 +3,8 @@ joined with "and".
 
 >>> plural(1, "step"), plural(3, "step")
 ('1 step', '3 steps')
->>> and_list(["a1"]), and_list(["a1", "b2", "c3"])
-('a1', 'a1, b2 and c3')
+>>> and_list(["a1"]), and_list(["a1", "b2", "c3"]), and_list(["a1", "b2"], "or")
+('a1', 'a1, b2 and c3', 'a1 or b2')
 """
 
 from __future__ import annotations
@@ -19,6 +19,6 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def and_list(words: Sequence[str]) -> str:
-    """The words joined by commas, the last two by "and"."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def and_list(words: Sequence[str], last: str = "and") -> str:
+    """The words joined by commas, the last two by "and" (or ``last``)."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]

@@ -1,6 +1,6 @@
 """Fields that translate JSON values to the checker's types and back.
 
-A position is accepted as the JSON object of RULES §11 or as an HPN string;
+A position is accepted as the JSON object of the rules reference §11 or as an HPN string;
 a turn as the JSON object or an HTN string.  These fields only translate:
 a text that does not parse is a :class:`~marshmallow.ValidationError` whose
 message says where; judging is left to the checker.

@@ -17,7 +17,7 @@ class PerftRequestSchema(Schema):
     """``POST /v1/perft``: a position, a depth and whether to divide."""
 
     position = PositionField(required=True, metadata={
-        "description": "A position: the JSON object of RULES §11, or an HPN string."})
+        "description": "A position: the JSON object of the rules reference §11, or an HPN string."})
     depth = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=MAX_DEPTH), metadata={
         "description": f"The length of the turn sequences counted, 0–{MAX_DEPTH}. The count may expand at most "
                        f"{BUDGET:,} positions (each position at ply 0 … depth-1 is expanded once); depth 2 from "

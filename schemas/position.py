@@ -1,4 +1,4 @@
-"""The JSON position of RULES §11 ↔ :class:`checker.position.Position`.
+"""The JSON position of the rules reference §11 ↔ :class:`checker.position.Position`.
 
 Input may list any cells (each at most once); output lists exactly the cells
 that differ from tier 0, no stone, unlocked, with ``tier`` always written,
@@ -54,7 +54,7 @@ class PlayersSchema(Schema):
 
 
 class PositionObjectSchema(Schema):
-    """A position as a JSON object (RULES §11)."""
+    """A position as a JSON object (the rules reference §11)."""
 
     to_move = fields.String(required=True, validate=validate.OneOf(["A", "B"]))
     half_moves = fields.Integer(strict=True, required=True)
@@ -147,7 +147,7 @@ def fast_position(value) -> Position | None:
 
 
 class PositionField(TextOrObject):
-    """A position: the JSON object of RULES §11 or an HPN string."""
+    """A position: the JSON object of the rules reference §11 or an HPN string."""
 
     fast = staticmethod(fast_position)
     parse = staticmethod(parse_hpn)

@@ -15,8 +15,8 @@ MAX_HISTORY = 60      # a game has at most 60 half-moves
 MAX_BATCH = 1000
 MAX_REPLAY = 60
 
-_POSITION_DOC = {"description": "A position: the JSON object of RULES §11, or an HPN string."}
-_TURN_DOC = {"description": "A turn: the JSON object of RULES §11, or an HTN string."}
+_POSITION_DOC = {"description": "A position: the JSON object of the rules reference §11, or an HPN string."}
+_TURN_DOC = {"description": "A turn: the JSON object of the rules reference §11, or an HTN string."}
 _HISTORY_DOC = {"description": "The game's earlier positions, oldest first (the start position first), not "
                                "including the position the turn is played from; each a JSON position or an HPN "
                                "string. Without it repetition and threefold are reported as not evaluated; an "

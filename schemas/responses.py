@@ -6,6 +6,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, pre_dump
 
 from checker import RULES_VERSION, board
+from checker.catalogue import Kind
 from checker.notation import NotationError, position_to_hpn, turn_to_htn
 
 from .position import PositionObjectSchema
@@ -25,7 +26,7 @@ def _cell_out(tier: int, stone: str | None, locked: bool) -> dict:
     return cell
 
 
-# Every cell state's output form, made once (RULES §11: tier always, stone only
+# Every cell state's output form, made once (the rules reference §11: tier always, stone only
 # when there is one, locked only when true).
 _CELL_OUT = {(t, s, lk): _cell_out(t, s, lk) for t in (0, 1, 2) for s in (None, "A", "B") for lk in (False, True)}
 _EMPTY = (0, None, False)
@@ -53,7 +54,9 @@ class CheckSchema(Schema):
     status = fields.String(required=True, metadata={"enum": ["passed", "failed", "not_applicable"]})
     cells = fields.List(fields.String(), required=True)
     message = fields.String(required=True)
-    more = fields.String(required=True, metadata={"format": "uri"})
+    more = fields.String(required=True, metadata={"format": "uri", "description": "The published rule."})
+    rule_url = fields.String(required=True, metadata={
+        "example": "/rules#place.opening-restriction", "description": "The service's own text of the rule."})
 
 
 class TermSchema(Schema):
@@ -75,6 +78,8 @@ class WeighingSchema(Schema):
     threshold = fields.Integer(required=True, metadata={"description": "6 × tier; captured when sum > threshold"})
     captured = fields.Boolean(required=True)
     message = fields.String(required=True)
+    rule_url = fields.String(required=True, metadata={
+        "example": "/rules#capture.encirclement", "description": "The service's own text of the capture check."})
 
 
 class EventSchema(Schema):
@@ -108,7 +113,10 @@ class GameSchema(Schema):
     message = fields.String(required=True)
     repetition = fields.String(required=True, metadata={"enum": ["evaluated", "not_evaluated"]})
     tiebreak = fields.Nested(TiebreakSchema, allow_none=True, required=True)
-    more = fields.String(allow_none=True, required=True)
+    more = fields.String(allow_none=True, required=True, metadata={"description": "The published rule."})
+    rule_url = fields.String(allow_none=True, required=True, metadata={
+        "example": "/rules#end.takeover",
+        "description": "The service's own text of the reason the game ended; null while it goes on."})
 
 
 class OutcomeSchema(Schema):
@@ -133,7 +141,7 @@ class VerdictSchema(Schema):
 
 class TurnOutSchema(Schema):
     htn = fields.String(required=True)
-    turn = fields.Dict(required=True, metadata={"description": "The turn as a JSON object (RULES §11)."})
+    turn = fields.Dict(required=True, metadata={"description": "The turn as a JSON object (the rules reference §11)."})
 
 
 class LegalTurnsSchema(Schema):
@@ -214,11 +222,21 @@ class ReplaySchema(Schema):
 
 
 class RuleSchema(Schema):
-    id = fields.String(required=True)
-    step = fields.String(required=True)
+    """One entry of the rules reference (checker.catalogue)."""
+
+    id = fields.String(required=True, metadata={"example": "place.cooldown"})
+    kind = fields.String(required=True, metadata={
+        "enum": [k.value for k in Kind],
+        "description": "rule: a rule id a check names; capture: a kind of capture; end: an end-of-game reason; "
+                       "decision: a decided reading D-n."})
+    step = fields.String(required=True, metadata={
+        "description": "The step label of a rule id; for the other kinds where the entry belongs (Capture check, "
+                       "End of the game, Decided reading)."})
     title = fields.String(required=True)
-    text = fields.String(required=True)
-    more = fields.String(required=True)
+    text = fields.String(required=True, metadata={"description": "The entry's full text."})
+    more = fields.String(required=True, metadata={"description": "The published page."})
+    rule_url = fields.String(required=True, metadata={"example": "/rules#place.cooldown",
+                                                      "description": "The entry on the service's rules page."})
     source = fields.String(required=True, metadata={"enum": ["rule", "decided"]})
     decision = fields.String(allow_none=True, required=True)
 

@@ -1,4 +1,4 @@
-"""The JSON turn of RULES §11 ↔ :class:`checker.turn.Turn`.
+"""The JSON turn of the rules reference §11 ↔ :class:`checker.turn.Turn`.
 
 Every step is an object with a ``kind``; ``shape`` and ``echo`` may be null
 or absent::
@@ -77,7 +77,7 @@ class EchoSchema(Schema):
 
 
 class TurnObjectSchema(Schema):
-    """A turn as a JSON object (RULES §11)."""
+    """A turn as a JSON object (the rules reference §11)."""
 
     project = fields.Nested(ProjectSchema, required=True)
     shape = fields.Nested(ShapeSchema, allow_none=True, load_default=None)
@@ -89,7 +89,7 @@ class TurnObjectSchema(Schema):
 
 
 class TurnField(TextOrObject):
-    """A turn: the JSON object of RULES §11 or an HTN string."""
+    """A turn: the JSON object of the rules reference §11 or an HTN string."""
 
     parse = staticmethod(parse_htn)
     schema = TurnObjectSchema
@@ -127,7 +127,7 @@ def project_to_json(project) -> dict:
 
 
 def turn_to_json(turn: Turn) -> dict:
-    """The JSON form of a turn (RULES §11); ``shape`` and ``echo`` are null when absent."""
+    """The JSON form of a turn (the rules reference §11); ``shape`` and ``echo`` are null when absent."""
     s, e = turn.shape, turn.echo
     return {"project": project_to_json(turn.project),
             "shape": None if s is None else {"kind": s.kind, "cell": board.name(s.cell)},

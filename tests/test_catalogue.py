@@ -1,57 +1,152 @@
-"""The rule catalogue (RULES §9): ids, links, sources, wording.
+"""The catalogue against the checker and the project's own reference.
 
-The expected ids are read from the text of RULES.md itself, so a rule added to
-the contract without a catalogue entry (or the reverse) fails here.
+- every rule id is judged by the checker (named by a check of some verdict of
+  the conformance vectors, failed by some vector; every ``position.*`` id
+  reported for a position that breaks it), and the checker names no other id;
+- every id is documented (an entry of the reference, with a title and a full
+  text), and every id or D-n a text names exists;
+- D-1 … D-15 are all there, with the same numbers;
+- links, sources and step labels follow the rules' table (RULES §9), written
+  out here by hand.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
-from pathlib import Path
 
 import pytest
 
-from checker.catalogue import RULE_IDS, RULES
+from checker import vectors
+from checker.catalogue import (CAPTURES, DECISIONS, ENDINGS, ENTRIES, RULE_IDS, RULES, Kind, capture_entry,
+                               end_entry, rule_url)
+from checker.legality import check
+from checker.notation import parse_hpn, parse_htn
+from checker.position import PlayerState, Position
+from checker.reference import anchors, markdown
+from tests.helpers import POSITION_RULES, START_HPN, TURN_RULES
 
-# The shared contract lies beside the repository (../shared/RULES.md);
-# HEXODIC_RULES_MD may point at another copy of it.
-_BESIDE = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
-RULES_MD = Path(os.environ.get("HEXODIC_RULES_MD", str(_BESIDE)))
-if not RULES_MD.exists():  # pragma: no cover
-    pytest.skip(f"RULES.md not found at {RULES_MD} (set HEXODIC_RULES_MD)", allow_module_level=True)
-
-TEXT = RULES_MD.read_text(encoding="utf-8")
-
-# Backticked dotted ids such as `place.cooldown` or `echo-capture.tier`. Wildcards like
-# `place.*` (the §9 table) do not match; neither do field names such as `lowers_left`.
-ID_RE = re.compile(r"`([a-z]+(?:-[a-z]+)*\.[a-z]+(?:-[a-z]+)*)`")
-FAMILIES = {"game", "project", "place", "move", "shape", "echo", "echo-capture", "echo-lock", "position"}
+ID_RE = re.compile(r"\b[a-z]+(?:-[a-z]+)*\.[a-z]+(?:-[a-z]+)*\b")
+FAMILIES = {"game", "project", "place", "move", "shape", "echo", "echo-capture", "echo-lock", "position",
+            "capture", "end"}
 
 
-def section(number: int) -> str:
-    """The text of '## <number>. …' up to the next '## '."""
-    m = re.search(rf"^## {number}\. .*?(?=^## |\Z)", TEXT, re.S | re.M)
-    assert m, f"RULES.md has no section {number}"
-    return m.group(0)
+# ------------------------------------------------------------- the ids ----
+
+def test_the_rule_ids_are_those_of_the_rules():
+    # tests/helpers.py writes the ids out by hand: 26 a turn's checks name, 11 position.* (D-3)
+    assert RULE_IDS == TURN_RULES + POSITION_RULES
+    assert len(RULE_IDS) == 37
+    for rid, entry in RULES.items():
+        assert entry.id == rid and entry.kind is Kind.RULE
 
 
-def ids_in(text: str) -> set[str]:
-    return {i for i in ID_RE.findall(text) if i.split(".")[0] in FAMILIES}
+def test_the_other_entries():
+    assert list(CAPTURES) == ["capture.move", "capture.encirclement", "capture.echo"]
+    # in the order D-11 checks them
+    assert list(ENDINGS) == ["end.takeover", "end.network", "end.strangle", "end.repetition", "end.threefold",
+                             "end.tiebreak"]
+    assert {e.kind for e in CAPTURES.values()} == {Kind.CAPTURE}
+    assert {e.kind for e in ENDINGS.values()} == {Kind.END}
+    assert capture_entry("echo").id == "capture.echo" and end_entry("tiebreak").id == "end.tiebreak"
+    assert len(ENTRIES) == len(RULES) + len(CAPTURES) + len(ENDINGS) + len(DECISIONS)
 
 
-def d3_block() -> str:
-    m = re.search(r"\[decided D-3\].*?(?=\n- \[|\Z)", section(2), re.S)
-    assert m
-    return m.group(0)
+def test_decided_readings_d1_to_d15_keep_their_numbers():
+    assert list(DECISIONS) == [f"D-{n}" for n in range(1, 16)]
+    for d, e in DECISIONS.items():
+        assert (e.id, e.kind, e.source, e.decision) == (d, Kind.DECISION, "decided", d)
+    # a few readings, by what they decide (RULES.md's D-n, in our words)
+    assert "d4" in DECISIONS["D-1"].text and "hexagon of side 4" in DECISIONS["D-1"].text
+    assert "A moves first" in DECISIONS["D-2"].text
+    assert "Place would be legal if the cooldown were ignored" in DECISIONS["D-4"].text
+    assert "shape.skipped" in DECISIONS["D-7"].text
+    assert "captures nothing" in DECISIONS["D-8"].text and "charge is spent" in DECISIONS["D-8"].text
+    assert "(t + 1) × (edge slots + opponent-stone slots) > 6 × t" in DECISIONS["D-10"].text
+    assert "Takeover, Network, Strangle, repetition loss, threefold draw, half-move cap" in DECISIONS["D-11"].text
+    assert "Step 1/2: Move" in DECISIONS["D-15"].text
 
 
-DOC_IDS = (ids_in(section(4)) | ids_in(section(5)) | ids_in(section(6)) | ids_in(section(8))
-           | ids_in(d3_block()))
+def _every_vector_verdict():
+    for v in vectors.load():
+        history = None if v["history"] is None else [parse_hpn(h) for h in v["history"]]
+        yield check(parse_hpn(v["position"]), parse_htn(v["turn"]), history)
+
+
+def test_every_turn_rule_id_is_judged_by_the_checker():
+    named, failed = set(), set()
+    for verdict in _every_vector_verdict():
+        named |= {c.rule for c in verdict.checks}
+        failed |= set(verdict.violations)
+    assert named == set(TURN_RULES), "the checks name exactly the turn rule ids"
+    assert failed == set(TURN_RULES), "every turn rule id fails in some vector"
+
+
+# One position per D-3 condition, each made by hand from the start position so
+# that it breaks that condition (others may break too).
+_START = parse_hpn(START_HPN)
+_BROKEN = {
+    "position.range": START_HPN.replace("A 7:3:6", "A 7:4:6", 1),                     # 4 charges
+    "position.stone-count": START_HPN.replace("A 7:3:6:0:0:-:-", "A 6:3:6:0:0:P:-", 1),  # 0 + 6 stones
+    "position.lock-tier": "0*000/00000/000000/0000000/000000/00000/0000 A 7:2:6:0:0:L:- 7:3:6:0:0:-:- 0",
+    "position.lock-count": "2000/00000/000000/0000000/000000/00000/0000 A 7:2:6:0:0:L:- 7:3:6:0:0:-:- 0",
+    "position.lock-charges": "2A*000/00000/000000/0000000/000000/00000/0000 B 6:3:6:0:2:PL:- 7:3:6:0:0:-:- 3",
+    "position.unplaced": "0A000/00000/000000/0000000/000000/00000/0000 B 6:3:6:0:0:-:- 7:3:6:0:0:-:- 1",
+    "position.cooldown": "0A000/00000/000000/0000000/000000/00000/0000 B 6:3:6:0:0:P:a2 7:3:6:0:0:-:- 1",
+    "position.to-move": START_HPN.replace(" A 7", " B 7", 1),
+    "position.shape-count": "1000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:1:-:- 7:3:6:0:0:-:- 0",
+    "position.tier-sum": "1A000/00000/000000/0000000/000000/00000/0000 B 6:3:6:0:0:P:- 7:3:6:0:0:-:- 1",
+}
+
+
+@pytest.mark.parametrize("rule", POSITION_RULES)
+def test_every_position_id_is_judged_by_the_checker(rule):
+    if rule == "position.tier":  # HPN cannot write a tier 3
+        tiers = list(_START.tiers)
+        tiers[0] = 3
+        pos = Position(tiers, _START.stones, _START.locked, "A", 0, _START.players)
+    else:
+        pos = parse_hpn(_BROKEN[rule])
+    assert rule in {p.rule for p in pos.problems()}
+    assert _START.problems() == []
+
+
+# ------------------------------------------------------------ documented ----
+
+def test_every_id_is_an_entry_of_the_reference_once():
+    listed = anchors()
+    for entry_id in ENTRIES:
+        assert listed.count(entry_id) == 1, entry_id
+    assert len(listed) == len(set(listed)), "an anchor is used twice"
+
+
+def test_every_entry_has_a_title_and_a_full_text():
+    for e in ENTRIES.values():
+        assert e.title.strip() and e.step.strip(), e.id
+        assert len(e.text.split()) >= 5, f"{e.id}: the text is no full requirement: {e.text!r}"
+        assert e.text.rstrip().endswith((".", ")")), e.id
+        assert e.rule_url == f"/rules#{e.id}" == rule_url(e.id)
+
+
+def test_every_id_and_reading_a_text_names_exists():
+    texts = [markdown()] + [e.text for e in ENTRIES.values()]
+    for text in texts:
+        for word in ID_RE.findall(text):
+            if word.split(".")[0] in FAMILIES:
+                assert word in ENTRIES, f"{word} is named but is no catalogue entry"
+        for d in re.findall(r"\bD-\d+\b", text):
+            assert d in DECISIONS, f"{d} is named but is no decided reading"
+
+
+def test_an_unknown_id_has_no_url():
+    with pytest.raises(KeyError):
+        rule_url("place.nowhere")
+
+
+# ----------------------------------------------------------- more links ----
 
 EXPECTED_MORE = [
-    # (prefix or exact id, link) — RULES §9 table
+    # (prefix or exact id, link): the table of RULES §9, and its sentence on capture and game-end links
     ("game.over", "https://hexodic.com/rules/game-end"),
     ("project.skip", "https://hexodic.com/rules/project"),
     ("place.", "https://hexodic.com/rules/project"),
@@ -61,78 +156,46 @@ EXPECTED_MORE = [
     ("echo-capture.", "https://hexodic.com/rules/echo-capture"),
     ("echo-lock.", "https://hexodic.com/rules/lock"),
     ("position.", "https://hexodic.com/glossary"),
+    ("capture.", "https://hexodic.com/rules/capture"),
+    ("end.takeover", "https://hexodic.com/rules/takeover"),
+    ("end.network", "https://hexodic.com/rules/network"),
+    ("end.strangle", "https://hexodic.com/rules/strangle"),
+    ("end.repetition", "https://hexodic.com/rules/game-end"),
+    ("end.threefold", "https://hexodic.com/rules/game-end"),
+    ("end.tiebreak", "https://hexodic.com/rules/game-end"),
 ]
 
 
-def expected_more(rule_id: str) -> str:
+def expected_more(entry_id: str) -> str:
     for key, link in EXPECTED_MORE:
-        if rule_id == key or (key.endswith(".") and rule_id.startswith(key)):
+        if entry_id == key or (key.endswith(".") and entry_id.startswith(key)):
             return link
-    raise AssertionError(f"{rule_id} is not covered by the §9 table")
+    raise AssertionError(f"{entry_id} is not covered by the table")
 
 
-# -------------------------------------------------------------- the ids ----
-
-def test_the_extraction_finds_the_rules():
-    # a sanity check of the regex: ids from every family, and a known count.
-    # §4: project.skip + 5 place.* + 4 move.* = 10; §5: 6 shape.*; §6: echo.charge + 4 + 4 = 9;
-    # §8: game.over; D-3: 11 position.*  -> 37
-    assert {i.split(".")[0] for i in DOC_IDS} == FAMILIES
-    assert len(DOC_IDS) == 37
-    assert len([i for i in DOC_IDS if i.startswith("position.")]) == 11
-    assert "place.opening-restriction" in DOC_IDS and "echo-lock.unlocked" in DOC_IDS
+@pytest.mark.parametrize("entry_id", [*RULES, *CAPTURES, *ENDINGS])
+def test_more_link_follows_the_table(entry_id):
+    assert ENTRIES[entry_id].more == expected_more(entry_id)
 
 
-def test_every_rule_id_of_rules_md_is_in_the_catalogue():
-    assert DOC_IDS - set(RULES) == set()
-
-
-def test_every_catalogue_id_is_named_in_rules_md():
-    assert set(RULES) - DOC_IDS == set()
-
-
-def test_no_other_dotted_ids_in_rules_md():
-    # every backticked dotted id anywhere in RULES.md is a catalogue id
-    assert set(ID_RE.findall(TEXT)) <= set(RULES)
-
-
-def test_rule_ids_tuple_and_entries_agree():
-    assert set(RULE_IDS) == set(RULES)
-    assert len(RULE_IDS) == len(set(RULE_IDS)) == len(RULES)
-    for rid, entry in RULES.items():
-        assert entry.id == rid
-
-
-# ----------------------------------------------------------- more links ----
-
-@pytest.mark.parametrize("rule_id", sorted(DOC_IDS))
-def test_more_link_follows_the_table(rule_id):
-    assert RULES[rule_id].more == expected_more(rule_id)
-
-
-def test_table_links_appear_in_rules_md():
-    for _, link in EXPECTED_MORE:
-        assert link in section(9)
+def test_decisions_link_to_a_published_page():
+    for e in DECISIONS.values():
+        assert e.more.startswith("https://hexodic.com/"), e.id
 
 
 # --------------------------------------------------------- rule/decided ----
 
-DECIDED = {"project.skip": "D-4", "shape.skipped": "D-7", "echo-lock.unlocked": "D-9"}
+# RULES.md tags these rule ids [decided D-n] (outside D-3, which covers every position.* id)
+DECIDED = {"project.skip": "D-4", "shape.skipped": "D-7", "echo-lock.unlocked": "D-9", "capture.echo": "D-10"}
 
 
-def test_inline_decided_tags_are_the_ones_expected():
-    # RULES.md writes "`id` [decided D-n]" for the decided rule ids outside D-3
-    inline = {i: d for i, d in re.findall(r"`([a-z][a-z.-]*)`\s+\[decided (D-\d+)\]", TEXT) if i in RULES}
-    assert inline == DECIDED
-
-
-@pytest.mark.parametrize("rule_id", sorted(DOC_IDS))
-def test_source_and_decision(rule_id):
-    entry = RULES[rule_id]
-    if rule_id.startswith("position."):
+@pytest.mark.parametrize("entry_id", [*RULES, *CAPTURES, *ENDINGS])
+def test_source_and_decision(entry_id):
+    entry = ENTRIES[entry_id]
+    if entry_id.startswith("position."):
         want = ("decided", "D-3")
-    elif rule_id in DECIDED:
-        want = ("decided", DECIDED[rule_id])
+    elif entry_id in DECIDED:
+        want = ("decided", DECIDED[entry_id])
     else:
         want = ("rule", None)
     assert (entry.source, entry.decision) == want
@@ -142,31 +205,28 @@ def test_source_and_decision(rule_id):
 
 STEP_LABELS = {"place.": "Step 1/2: Place", "move.": "Step 1/2: Move", "shape.": "Step 2/2: Shape",
                "echo.": "Step 3: Echo (optional)", "echo-capture.": "Step 3: Echo (optional)",
-               "echo-lock.": "Step 3: Echo (optional)"}
+               "echo-lock.": "Step 3: Echo (optional)", "game.": "Before the turn", "position.": "Position",
+               "capture.": "Capture check", "end.": "End of the game", "D-": "Decided reading"}
 
 
-@pytest.mark.parametrize("rule_id", sorted(DOC_IDS))
-def test_step_labels_are_the_verbatim_ones(rule_id):
-    # RULES §3: step labels used verbatim
-    for prefix, label in STEP_LABELS.items():
-        if rule_id.startswith(prefix):
-            assert RULES[rule_id].step == label
-    # the skip happens only with stones in reserve, so it carries the Place label (D-15)
-    if rule_id == "project.skip":
-        assert RULES[rule_id].step == "Step 1/2: Place"
-
-
-def test_every_entry_has_a_title_and_text():
-    for entry in RULES.values():
-        assert entry.title.strip()
-        assert entry.text.strip()
-        assert entry.step.strip()
+@pytest.mark.parametrize("entry_id", list(ENTRIES))
+def test_step_labels_are_the_verbatim_ones(entry_id):
+    # RULES §3: step labels used verbatim; the skip carries the Place label (it needs stones in reserve, D-15)
+    want = "Step 1/2: Place" if entry_id == "project.skip" else \
+        next(label for prefix, label in STEP_LABELS.items() if entry_id.startswith(prefix))
+    assert ENTRIES[entry_id].step == want
 
 
 def test_no_catalogue_text_names_the_bot_or_the_search_core():
-    for entry in RULES.values():
+    for entry in ENTRIES.values():
         for f in dataclasses.fields(entry):
             value = getattr(entry, f.name)
             if isinstance(value, str):
                 assert "cl3o" not in value.lower(), (entry.id, f.name)
                 assert "analysis engine" not in value.lower(), (entry.id, f.name)
+    assert "cl3o" not in markdown().lower() and "analysis engine" not in markdown().lower()
+
+
+def test_texts_use_the_players_names_not_you():
+    for entry in ENTRIES.values():
+        assert not re.search(r"\byour?\b", entry.text, re.I), entry.id

@@ -360,6 +360,44 @@ def test_render_to_stdout(capsys):
     assert stones["c3"] == "A" and stones["d4"] == "empty"
 
 
+# ------------------------------------------------------------- rules ------
+
+def test_rules_prints_one_rules_text(capsys):
+    code, out, err = run(capsys, "rules", "place.cooldown")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "place.cooldown: Capture cooldown"
+    assert lines[1] == "Step 1/2: Place · published rule"
+    # RULES §4: while the cooldown is non-empty, the Place must be at least 2 steps from every cell in it
+    assert "at least 2 steps from every cell" in lines[2]
+    assert lines[3:] == ["More: https://hexodic.com/rules/project", "Reference: /rules#place.cooldown"]
+
+
+def test_rules_takes_a_decided_reading_in_any_case(capsys):
+    code, out, _ = run(capsys, "rules", "d-10")
+    assert code == 0 and out.startswith("D-10: ")
+    # D-10: enemy neighbours count like edge in the Echo-Capture check
+    assert "(t + 1) × (edge slots + opponent-stone slots) > 6 × t" in out
+
+
+def test_rules_without_an_id_prints_every_entry(capsys, http):
+    code, out, _ = run(capsys, "rules")
+    assert code == 0
+    heads = [block.splitlines()[0].split(":")[0] for block in out.split("\n\n")]
+    # 37 rule ids, 3 capture kinds, 6 end-of-game reasons, D-1 … D-15
+    assert len(heads) == 37 + 3 + 6 + 15
+    assert heads[0] == "game.over" and "capture.echo" in heads and "end.tiebreak" in heads and heads[-1] == "D-15"
+
+
+def test_rules_json(capsys):
+    code, out, _ = run(capsys, "rules", "shape.skipped", "--json")
+    entry = json.loads(out)
+    assert code == 0
+    assert (entry["id"], entry["source"], entry["decision"]) == ("shape.skipped", "decided", "D-7")
+    code, out, _ = run(capsys, "rules", "--json")
+    assert [e["id"] for e in json.loads(out)][:2] == ["game.over", "project.skip"]
+
+
 # ----------------------------------------------------------- bad input ------
 
 def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str | None, list[str]]]:
@@ -409,6 +447,7 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str | None, list[s
         "unknown command": (["move", START], None, ["move"]),
         "no command": ([], None, ["required"]),
         "unknown option": (["validate", START, "--pretty"], None, ["--pretty"]),
+        "unknown rule id": (["rules", "place.nowhere"], None, ["ID", "place.nowhere", "rule id"]),
     }
 
 
@@ -417,7 +456,7 @@ BAD = ["missing position file", "missing turn file", "missing history file", "di
        "two positions in a file", "bad htn", "bad json turn", "inconsistent position", "inconsistent for legal",
        "history not a list", "bad history item", "replay bad line", "replay json not an object",
        "replay inconsistent start", "stdin twice", "bad --project", "bad --highlight", "unwritable output",
-       "missing argument", "unknown command", "no command", "unknown option"]
+       "missing argument", "unknown command", "no command", "unknown option", "unknown rule id"]
 
 
 @pytest.mark.parametrize("case", BAD)

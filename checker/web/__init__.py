@@ -8,7 +8,7 @@ them and answers back (request → schema → checker → schema → response):
 - :mod:`~checker.web.budget`    the work budget without Flask: batches yield, a cap on expensive requests
 - :mod:`~checker.web.endpoints` the endpoint declarations; the body in, the answer out
 - :mod:`~checker.web.api`, :mod:`~checker.web.meta`, :mod:`~checker.web.health`, :mod:`~checker.web.docs`,
-  :mod:`~checker.web.playground`  the blueprints
+  :mod:`~checker.web.playground`, :mod:`~checker.web.rules_page`  the blueprints
 - :mod:`~checker.web.errors`    every error as problem+json
 - :mod:`~checker.web.observe`   request ids, the JSON request log, metrics
 - :mod:`~checker.web.openapi`   the OpenAPI document, built from the declarations
@@ -52,9 +52,9 @@ def create_app(settings: dict | None = None) -> Flask:
 def blueprints() -> list:
     """The service's blueprints, in the order the app registers them and the
     OpenAPI document lists their endpoints."""
-    from . import api, docs, health, meta, playground
+    from . import api, docs, health, meta, playground, rules_page
 
-    return [api.bp, meta.bp, health.bp, docs.bp, playground.bp]
+    return [api.bp, meta.bp, health.bp, docs.bp, playground.bp, rules_page.bp]
 
 
 def _cors(app: Flask) -> None:

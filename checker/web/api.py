@@ -57,7 +57,10 @@ bp.serve("POST", "/validate", pipeline.validate_request, "Validate a position",
          "Every position.* consistency condition (D-3), and for a consistent position its status.")
 
 bp.serve("GET", "/rules", pipeline.rule_catalogue, "The rule catalogue",
-         ok="Every rule id with its step, title, text, more link and source.")
+         "Every entry of the rules reference (the page at /rules), each with its full text: the rule ids "
+         "(kind rule), the capture kinds (capture), the end-of-game reasons (end) and the decided readings D-n "
+         "(decision).",
+         ok="Every entry with its kind, step, title, full text, more link, rule_url and source.")
 
 bp.serve("GET", "/start", pipeline.start_position, "The start position", ok="The start position.")
 

@@ -45,6 +45,8 @@ _PAGE = f"""<!doctype html>
 <link rel="stylesheet" href="{ASSET_PATH}swagger-ui.css">
 </head>
 <body>
+<p><a href="/rules">The rules reference</a> (every rule id and decided reading, in full) ·
+<a href="/">The playground</a></p>
 <div id="swagger-ui"></div>
 <script src="{ASSET_PATH}swagger-ui-bundle.js"></script>
 <script src="{ASSET_PATH}docs.js"></script>

@@ -108,6 +108,15 @@ def reply(data, status: int = 200) -> Response:
     return Response(encode(data), status=status, mimetype=JSON, headers={"Hexodic-Rules-Version": RULES_VERSION})
 
 
+def revalidated(body: bytes, content_type: str) -> Response:
+    """A page or an asset the browser revalidates each time (``no-cache`` and an
+    ETag; a 304 when its copy is current)."""
+    resp = Response(body, content_type=content_type)
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.add_etag()
+    return resp.make_conditional(flask.request)
+
+
 @dataclass(frozen=True)
 class Content:
     """A successful answer as the document describes it: the media type, the

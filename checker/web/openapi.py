@@ -34,11 +34,11 @@ _REF = "#/components/schemas/"
 def _custom_fields(self, field, **kwargs) -> dict:
     """How the schema layer's own fields look in OpenAPI."""
     if isinstance(field, PositionField):
-        return {"oneOf": [{"type": "string", "description": "HPN (RULES §10)", "example": START_HPN,
+        return {"oneOf": [{"type": "string", "description": "HPN (the rules reference, /rules#hpn)", "example": START_HPN,
                            "maxLength": 400},
                           {"$ref": _REF + "PositionObject"}]}
     if isinstance(field, TurnField):
-        return {"oneOf": [{"type": "string", "description": "HTN (RULES §10)", "example": "c3 +d4",
+        return {"oneOf": [{"type": "string", "description": "HTN (the rules reference, /rules#htn)", "example": "c3 +d4",
                            "maxLength": 64},
                           {"$ref": _REF + "TurnObject"}]}
     if isinstance(field, ProjectFilterField):
@@ -135,7 +135,9 @@ def build() -> dict:
         openapi_version="3.0.3",
         plugins=[plugin],
         info={"description": "Send a Hexodic position and a proposed turn; get back legal or illegal with a "
-                             "rule-by-rule explanation. Rules version " + RULES_VERSION + ". Every response "
+                             "rule-by-rule explanation. Rules version " + RULES_VERSION + ". The rules the "
+                             "checker judges by, every rule id and decided reading with its full text: "
+                             "[the rules reference](/rules) (also as JSON: GET /v1/rules). Every response "
                              "carries X-Request-ID: the client's when it sent one (1 to 128 characters from "
                              "A-Z a-z 0-9 . _ : + / = @ -), else a new one."},
     )

@@ -25,7 +25,7 @@ from typing import Any, Callable
 import orjson
 from marshmallow import Schema, ValidationError
 
-from checker.catalogue import RULES
+from checker.catalogue import ENTRIES
 from checker.counting import BUDGET, BudgetExceeded, perft_count
 from checker.generate import legal_turns
 from checker.legality import Verdict, check, validate
@@ -207,8 +207,9 @@ def _validate(data: dict, at: Path = ()):
 validate_request = Operation(_validate, ValidationSchema, ValidateRequestSchema)
 """``POST /v1/validate``: the position's consistency (D-3) and state."""
 
-rule_catalogue = Operation(RULES.values, RuleSchema, many=True)
-"""``GET /v1/rules``: every rule id, in catalogue order."""
+rule_catalogue = Operation(ENTRIES.values, RuleSchema, many=True)
+"""``GET /v1/rules``: every entry of the rules reference, in catalogue order: the rule ids, the capture
+kinds, the end-of-game reasons, the decided readings."""
 
 start_position = Operation(Position.start, StartSchema)
 """``GET /v1/start``: the start position."""

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from importlib import resources
 
-from flask import Response, request
+from flask import Response
 from werkzeug.exceptions import NotFound
 
 from . import security
-from .endpoints import Blueprint, Content
+from .endpoints import Blueprint, Content, revalidated
 
 bp = Blueprint("playground", __name__)
 
@@ -42,10 +42,7 @@ def _read(name: str) -> bytes:
 
 
 def _send(name: str, mimetype: str) -> Response:
-    resp = Response(_read(name), content_type=mimetype)
-    resp.headers["Cache-Control"] = "no-cache"
-    resp.add_etag()
-    return security.asset(resp.make_conditional(request))
+    return security.asset(revalidated(_read(name), mimetype))
 
 
 @bp.declare("GET", "/", "Playground", answer=Content(

@@ -1,5 +1,6 @@
-"""The security headers of the service's HTML pages (the playground at ``/``
-and the API page at ``/docs``), decided here once.
+"""The security headers of the service's HTML pages (the playground at ``/``,
+the API page at ``/docs`` and the rules reference at ``/rules``), decided here
+once.
 
 Each page loads its scripts, styles and data from the service itself and
 nothing from elsewhere, runs no inline script or style, may not be framed and

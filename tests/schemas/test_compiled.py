@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from checker.catalogue import RULES
+from checker.catalogue import ENTRIES
 from checker.generate import legal_turns
 from checker.legality import check, validate
 from checker.position import Position
@@ -55,7 +55,7 @@ def test_legal_turns_validate_start_rules_and_replay():
     r = replay(turns + [turns[0]])
     assert dumper(ReplaySchema)(r) == ReplaySchema().dump(r)
     assert dumper(StartSchema)(Position.start()) == StartSchema().dump(Position.start())
-    assert [dumper(RuleSchema)(e) for e in RULES.values()] == RuleSchema(many=True).dump(RULES.values())
+    assert [dumper(RuleSchema)(e) for e in ENTRIES.values()] == RuleSchema(many=True).dump(ENTRIES.values())
 
 
 def test_a_pass_many_hook_is_refused_at_compile_time():

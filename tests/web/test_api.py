@@ -136,13 +136,39 @@ def step_label(rule: str) -> str | None:
             "echo-capture": "Step 3: Echo (optional)", "echo-lock": "Step 3: Echo (optional)"}.get(family)
 
 
-def test_rule_catalogue_lists_every_rule_id_of_rules_9(client):
+CAPTURE_IDS = ["capture.move", "capture.encirclement", "capture.echo"]
+END_IDS = ["end.takeover", "end.network", "end.strangle", "end.repetition", "end.threefold", "end.tiebreak"]
+DECISION_IDS = [f"D-{n}" for n in range(1, 16)]
+
+
+def test_rule_catalogue_lists_every_entry_of_the_reference(client):
+    """A bare list, as before (old clients keep working): every rule id of RULES §9 (kind rule), then the
+    capture kinds, the end-of-game reasons and the decided readings D-1 … D-15, each with its full text."""
     resp, body = get(client, "/v1/rules")
-    assert resp.status_code == 200
+    assert resp.status_code == 200 and isinstance(body, list)
     ids = [r["id"] for r in body]
-    assert len(ids) == len(set(ids)), "a rule id is listed twice"
-    assert set(ids) == RULE_IDS
+    assert len(ids) == len(set(ids)), "an id is listed twice"
+    kinds = {r["id"]: r["kind"] for r in body}
+    assert {i for i, k in kinds.items() if k == "rule"} == RULE_IDS
+    assert [i for i in ids if kinds[i] == "capture"] == CAPTURE_IDS
+    assert [i for i in ids if kinds[i] == "end"] == END_IDS
+    assert [i for i in ids if kinds[i] == "decision"] == DECISION_IDS
+    assert len(ids) == len(RULE_IDS) + 3 + 6 + 15
     for r in body:
+        assert set(r) == {"id", "kind", "step", "title", "text", "more", "rule_url", "source", "decision"}, r
+        assert r["rule_url"] == f"/rules#{r['id']}"
+        for key in ("step", "title", "text", "more", "source"):
+            assert isinstance(r[key], str) and r[key].strip(), (r["id"], key)
+    by_id = {r["id"]: r for r in body}
+    # the full texts: D-10's weighing, the tiebreak's four levels in order, place.cooldown's 2 steps
+    assert "(t + 1) × (edge slots + opponent-stone slots) > 6 × t" in by_id["D-10"]["text"]
+    levels = ["unlocked tier-2 cells", "sum of the tiers", "more captures", "more raises"]
+    positions = [by_id["end.tiebreak"]["text"].index(word) for word in levels]
+    assert positions == sorted(positions)
+    assert "at least 2 steps from every cell" in by_id["place.cooldown"]["text"]
+    assert (by_id["D-8"]["source"], by_id["D-8"]["decision"]) == ("decided", "D-8")
+    rules_only = [r for r in body if r["kind"] == "rule"]
+    for r in rules_only:
         for key in ("step", "title", "text", "more", "source"):
             assert isinstance(r[key], str) and r[key].strip(), (r["id"], key)
         assert r["more"] == more_link(r["id"]), r["id"]
@@ -153,7 +179,6 @@ def test_rule_catalogue_lists_every_rule_id_of_rules_9(client):
             assert re.fullmatch(r"D-\d+", r["decision"] or ""), r
         else:
             assert r["decision"] is None, r
-    by_id = {r["id"]: r for r in body}
     # the readings RULES tags [decided]
     assert (by_id["project.skip"]["source"], by_id["project.skip"]["decision"]) == ("decided", "D-4")
     assert (by_id["shape.skipped"]["source"], by_id["shape.skipped"]["decision"]) == ("decided", "D-7")
@@ -202,8 +227,15 @@ def test_docs_page_uses_only_local_assets(client):
     assert parser.refs, "the page references no assets"
     kinds = set()
     scripts = ""
+    links = [url for tag, _attr, url in parser.refs if tag == "a"]
+    # the page links the rules reference and the playground (served by this app)
+    assert links == ["/rules", "/"]
+    for url in links:
+        assert client.get(url).status_code == 200, url
     for tag, _attr, url in parser.refs:
         assert not re.match(r"(?i)(https?:)?//", url), f"remote asset {url}"
+        if tag == "a":
+            continue
         assert url.startswith("/docs/assets/"), f"{tag} refers to {url}, not a /docs/assets/ URL"
         kinds.add(url.rsplit(".", 1)[-1])
         asset = client.get(url)
@@ -236,7 +268,8 @@ def test_api_md_example_d4_c3_from_the_start(client):
     assert {"rule": "place.opening-restriction", "step": "Step 1/2: Place",
             "status": "failed", "cells": ["d4"],
             "message": "A's first Place must be at least 1 step from the centre; d4 is the centre.",
-            "more": "https://hexodic.com/rules/project"} in v["checks"]
+            "more": "https://hexodic.com/rules/project",
+            "rule_url": "/rules#place.opening-restriction"} in v["checks"]
     assert v["outcome"] is None
     # every other check passes or does not apply; the Shape is still judged (c3 is 1 step from d4)
     others = [c for c in v["checks"] if c["rule"] != "place.opening-restriction"]
@@ -254,7 +287,8 @@ def assert_verdict_shape(v: dict):
     assert v["checks"][0]["rule"] == "game.over"
     ranks = []
     for c in v["checks"]:
-        assert set(c) == {"rule", "step", "status", "cells", "message", "more"}, c
+        assert set(c) == {"rule", "step", "status", "cells", "message", "more", "rule_url"}, c
+        assert c["rule_url"] == f"/rules#{c['rule']}", c
         assert c["rule"] in RULE_IDS - POSITION_IDS, c["rule"]
         assert c["status"] in ("passed", "failed", "not_applicable")
         assert all(cell in CELLS for cell in c["cells"]), c
@@ -382,7 +416,9 @@ def test_encirclement_outcome_shows_the_weighing(client, position):
     assert sorted((t["kind"], t["cell"], t["value"]) for t in w["terms"]) == sorted(
         [("stone", "c3", 2)] + [("stone", c, 1) for c in ("c4", "d3", "d5", "e4", "e5")])
     assert sum(t["value"] for t in w["terms"]) == w["sum"]
+    assert w["rule_url"] == "/rules#capture.encirclement"  # the weighing links to the service's own text
     assert out["game"]["over"] is False and out["game"]["repetition"] == "evaluated"
+    assert out["game"]["rule_url"] is None  # the game goes on: no reason to link
 
 
 def test_same_verdict_for_json_and_text_forms(client):

@@ -524,3 +524,20 @@ def test_a_move_built_by_clicking(pg):
         assert s[rule] == "passed", rule
     assert "Step 1/2: Move" in pg.row("move.adjacent").inner_text()
     assert page.inner_text("#result-hpn") == ALL_PLACED_AFTER
+
+
+def test_each_check_row_links_to_the_rules_text(pg):
+    """Each checklist row's rule id links to the service's own text of it (/rules#<id>), and following
+    the link shows that entry of the rules reference."""
+    pg.open()
+    page = pg.page
+    pg.click_cell("d4")
+    pg.check()
+    for rule in pg.statuses():
+        assert pg.row(rule).locator("td.rule a").get_attribute("href") == f"/rules#{rule}"
+    pg.row("place.opening-restriction").locator("td.rule a").click()
+    page.wait_for_url("**/rules#place.opening-restriction")
+    entry = page.locator("article[id='place.opening-restriction']")
+    assert entry.is_visible()
+    assert "at least 1 step from the centre" in entry.inner_text()
+    assert page.evaluate("document.querySelector(':target').id") == "place.opening-restriction"

@@ -523,7 +523,7 @@
           h("span", { class: "status-text", text: st.text })
         ),
         h("td", { class: "step", text: c.step }),
-        h("td", { class: "rule" }, h("code", { text: c.rule })),
+        h("td", { class: "rule" }, h("a", { href: c.rule_url || "/rules#" + c.rule, title: "The rule's text" }, h("code", { text: c.rule }))),
         h("td", { class: "msg", text: c.message }),
         h(
           "td",
@@ -620,7 +620,15 @@
     box.append(h("p", {}, h("code", { id: "result-hpn", class: "hpn", text: o.hpn })));
     box.append(h("h3", { text: "Capture weighing" }));
     if (o.capture_check.length) {
-      box.append(h("ul", { class: "weighing" }, ...o.capture_check.map((w) => h("li", { text: w.message }))));
+      box.append(
+        h(
+          "ul",
+          { class: "weighing" },
+          ...o.capture_check.map((w) =>
+            h("li", {}, w.message, w.rule_url ? " " : null, w.rule_url ? h("a", { href: w.rule_url, text: "rule" }) : null)
+          )
+        )
+      );
     } else {
       box.append(h("p", { class: "help", text: "No stone was weighed." }));
     }
@@ -647,6 +655,7 @@
       game.append(h("strong", { text: `The game ends: ${who} (${g.reason}). ` }));
     }
     game.append(g.message);
+    if (g.rule_url) game.append(" ", h("a", { href: g.rule_url, text: "rule" }));
     if (g.more) game.append(" ", h("a", { href: g.more, target: "_blank", rel: "noopener noreferrer", "aria-label": "More about the game's end", text: "more" }));
     box.append(game);
     box.append(h("p", { class: "help", text: g.over ? "Play on loads the final position." : "Play on loads the resulting position." }));

@@ -1,0 +1,263 @@
+"""The rules reference: the committed docs/rules.md, its anchors, and its
+worked examples checked against the checker.
+
+Each example's expected reading below was worked out by hand from the rules
+(HPN field order reserve:charges:lowers_left:captures:raises:flags:cooldown;
+rows a … g of 4, 5, 6, 7, 6, 5, 4 cells; the weighing of RULES §7).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from checker import board, vectors
+from checker.catalogue import DECISIONS, ENTRIES, RULES, STEP_ECHO, STEP_MOVE, STEP_PLACE, STEP_SHAPE
+from checker.legality import check
+from checker.notation import START_HPN, key_hpn, parse_hpn, parse_htn, position_to_hpn, turn_to_htn
+from checker.play import weigh_echo_capture, weigh_encirclement
+from checker.position import Position
+from checker.reference import (CAPTURE_FACTS, FIRST_TURN_HPN, HTN_EXAMPLES, JSON_POSITION, JSON_TURN,
+                               PLAYER_EXAMPLE, RICH_HPN, SECTIONS, entry_html, html_page, inline_html, main,
+                               markdown, plain_entry)
+from schemas.position import PositionField
+from schemas.turn import TurnField
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES_MD = ROOT / "docs" / "rules.md"
+
+
+def test_committed_docs_are_what_the_reference_generates():
+    assert RULES_MD.read_text(encoding="utf-8") == markdown(), (
+        "docs/rules.md is out of date with checker/catalogue.py and checker/reference.py: "
+        "run `make docs/rules.md` and commit the result")
+
+
+def test_main_prints_the_markdown_and_the_page(capsys):
+    assert main([]) == 0
+    assert capsys.readouterr().out == markdown()
+    assert main(["--html"]) == 0
+    assert capsys.readouterr().out == html_page()
+    assert main(["--nonsense"]) == 2
+
+
+# ------------------------------------------------------------- anchors ------
+
+def test_markdown_has_an_anchor_for_every_entry_and_section():
+    md = markdown()
+    for entry_id in ENTRIES:
+        assert md.count(f'<a id="{entry_id}"></a>') == 1, entry_id
+    for s in SECTIONS:
+        assert md.count(f'<a id="{s.id}"></a>') == 1, s.id
+    assert '<a id="place.cooldown"></a>' in md and '<a id="D-10"></a>' in md
+
+
+class _Page(HTMLParser):
+    """Collects ids and links and checks that elements nest."""
+
+    VOID = {"meta", "link", "br", "img", "hr", "input"}
+
+    def __init__(self):
+        super().__init__()
+        self.ids: list[str] = []
+        self.hrefs: list[str] = []
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.tags: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.append(a["id"])
+        if tag == "a" and "href" in a:
+            self.hrefs.append(a["href"])
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
+        else:
+            self.stack.pop()
+
+
+@pytest.fixture(scope="module")
+def page() -> _Page:
+    p = _Page()
+    p.feed(html_page())
+    p.close()
+    return p
+
+
+def test_page_is_well_formed_without_scripts(page):
+    assert page.errors == [] and page.stack == []
+    assert "script" not in page.tags and "style" not in page.tags
+
+
+def test_page_has_an_anchor_for_every_rule_id_and_decided_reading(page):
+    assert len(page.ids) == len(set(page.ids)), "an id is used twice"
+    for entry_id in ENTRIES:
+        assert entry_id in page.ids, entry_id
+    assert 'id="place.cooldown"' in html_page() and 'id="D-10"' in html_page()
+
+
+def test_every_link_of_the_page_inside_it_resolves(page):
+    internal = [h[1:] for h in page.hrefs if h.startswith("#")]
+    assert internal, "the page links its own entries"
+    assert set(internal) <= set(page.ids)
+    others = {h for h in page.hrefs if not h.startswith("#")}
+    assert all(h.startswith(("https://hexodic.com/", "/")) for h in others), others
+
+
+def test_page_shows_the_start_position_in_hpn():
+    text = html_page()
+    notation = text[text.index('<section id="notation">'):text.index('<section id="json">')]
+    assert f"<pre><code>{START_HPN}</code></pre>" in notation
+
+
+def test_inline_html_escapes_and_links():
+    assert inline_html("a <b> & `place.cooldown`, D-4 and D-99") == (
+        'a &lt;b&gt; &amp; <a href="#place.cooldown"><code>place.cooldown</code></a>, '
+        '<a href="#D-4">D-4</a> and D-99')
+    # from another page, links go to the reference
+    assert '<a href="/rules#D-4">D-4</a>' in entry_html("project.skip")
+    assert '<a href="/rules#move.reserve-empty"><code>move.reserve-empty</code></a>' in entry_html("project.skip")
+    assert inline_html("example.com is not an id") == "example.com is not an id"
+
+
+def test_plain_entry_for_a_terminal():
+    lines = plain_entry(RULES["place.cooldown"]).splitlines()
+    assert lines == ["place.cooldown: Capture cooldown", "Step 1/2: Place · published rule",
+                     RULES["place.cooldown"].text, "More: https://hexodic.com/rules/project",
+                     "Reference: /rules#place.cooldown"]
+    assert plain_entry(RULES["project.skip"]).splitlines()[1] == "Step 1/2: Place · decided reading D-4"
+    assert plain_entry(DECISIONS["D-10"]).splitlines()[:2] == ["D-10: The Echo-Capture check weighs the group",
+                                                                "decided reading"]
+
+
+# ---------------------------------------------------- worked examples ------
+
+def test_first_turn_example_is_what_c3_d4_makes():
+    verdict = check(parse_hpn(START_HPN), parse_htn("c3 +d4"), [])
+    assert verdict.legal
+    assert position_to_hpn(verdict.outcome.position) == FIRST_TURN_HPN
+
+
+def test_player_field_reads_as_the_reference_says():
+    # "reserve 6, charges 3, lowers left 6, captures 0, raises 1, flags P, cooldown -"
+    a = parse_hpn(FIRST_TURN_HPN).player("A")
+    assert f"player A | `{PLAYER_EXAMPLE}` | reserve 6, charges 3, lowers left 6, captures 0, raises 1" in markdown()
+    assert (a.reserve, a.charges, a.lowers_left, a.captures, a.raises, a.placed, a.echo_lock_used, a.cooldown) \
+        == (6, 3, 6, 0, 1, True, False, frozenset())
+
+
+def test_first_turn_board_reads_as_the_reference_says():
+    pos = parse_hpn(FIRST_TURN_HPN)
+    occupied = {board.name(c): (pos.tiers[c], pos.stones[c]) for c in board.CELLS
+                if pos.tiers[c] or pos.stones[c] or pos.locked[c]}
+    assert occupied == {"c3": (0, "A"), "d4": (1, None)}
+    assert pos.to_move == "B" and pos.half_moves == 1
+
+
+def test_rich_example_reads_as_the_reference_says():
+    pos = parse_hpn(RICH_HPN)
+    assert pos.problems() == []
+    assert position_to_hpn(pos) == RICH_HPN
+    c = board.parse_cell
+    assert (pos.tiers[c("b3")], pos.stones[c("b3")]) == (2, None)
+    assert (pos.tiers[c("b4")], pos.stones[c("b4")]) == (0, "A")
+    assert (pos.tiers[c("d4")], pos.stones[c("d4")], pos.locked[c("d4")]) == (2, "A", True)
+    assert (pos.tiers[c("f4")], pos.stones[c("f4")], pos.locked[c("f4")]) == (2, None, True)
+    a, b = pos.player("A"), pos.player("B")
+    assert (a.reserve, a.charges, a.lowers_left, a.captures, a.raises, a.placed, a.echo_lock_used) == \
+        (1, 2, 5, 0, 19, True, True)
+    assert a.cooldown == frozenset({c("c3")})
+    assert (b.reserve, b.lowers_left, b.captures) == (0, 1, 1)
+    assert (pos.half_moves, pos.to_move) == (40, "A")
+    # it is the position of the vector the reference names
+    assert any(v["id"] == "gen-10-40-legal" and v["position"] == RICH_HPN for v in vectors.load())
+
+
+def test_repetition_key_example():
+    key = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:- 7:3:6:0:0:-"
+    assert key_hpn(Position.start()) == key
+    assert f"`{key}`" in markdown()
+
+
+@pytest.mark.parametrize("htn,meaning", HTN_EXAMPLES)
+def test_htn_examples_parse_and_are_canonical(htn, meaning):
+    turn = parse_htn(htn)
+    assert turn_to_htn(turn) == htn.replace("x", "-")  # without a position, a Move is written with '-'
+    assert turn_to_htn(parse_htn(htn.upper().replace(" ", "   "))) == turn_to_htn(turn)
+    kind = {"Place": "place", "Move": "move", "The cooldown skip": "skip"}
+    assert turn.project.kind == next(k for word, k in kind.items() if meaning.startswith(word))
+
+
+def test_json_examples_are_the_positions_and_turns_they_say():
+    pos = PositionField().deserialize(json.loads(JSON_POSITION))
+    assert pos == parse_hpn(FIRST_TURN_HPN)
+    assert TurnField().deserialize(json.loads(JSON_TURN)) == parse_htn("c3 +d4 *e5")
+
+
+def _fact_position(fact) -> Position:
+    return parse_hpn(f"{fact.board} {fact.mover} 0:3:6:0:0:P:- 0:3:6:0:0:P:- 0")
+
+
+@pytest.mark.parametrize("fact", CAPTURE_FACTS, ids=lambda f: f.text[:40])
+def test_capture_facts_are_what_the_checker_weighs(fact):
+    pos = _fact_position(fact)
+    cell = board.parse_cell(fact.cell)
+    if fact.check == "encirclement":
+        weighings = weigh_encirclement(pos.stones, pos.tiers, fact.mover)
+    else:
+        weighings = weigh_echo_capture(pos.stones, pos.tiers, fact.mover, board.parse_cell(fact.target))
+    mine = [w for w in weighings if w.cell == fact.cell]
+    if fact.total is None:
+        assert mine == [], "the stone is not weighed"
+        return
+    (w,) = mine
+    assert (w.sum, w.threshold, w.captured, w.tier) == (fact.total, fact.threshold, fact.captured,
+                                                         pos.tiers[cell])
+    # the sum the text writes out is the sum of the weighing's terms
+    assert sum(t.value for t in w.terms) == fact.total
+    assert f"= {fact.total}" in fact.text or f"{fact.total} > " in fact.text or f"= {fact.total} at most" in fact.text
+
+
+def test_echo_fact_is_not_weighed_by_the_normal_check():
+    (fact,) = [f for f in CAPTURE_FACTS if f.check == "echo"]
+    pos = _fact_position(fact)
+    assert weigh_encirclement(pos.stones, pos.tiers, fact.mover) == []
+    # d5 has an empty neighbour (d6): only d4 is weighed by the Echo-Capture check
+    assert [w.cell for w in weigh_echo_capture(pos.stones, pos.tiers, "A", board.parse_cell("d4"))] == ["d4"]
+
+
+def test_vector_format_is_the_files():
+    md = markdown()
+    section = md[md.index('<a id="vectors"></a>'):md.index('<a id="presentation"></a>')]
+    documented = re.findall(r"^\| `([a-z_]+)` \|", section, re.M)
+    assert tuple(documented) == vectors.KEYS
+    for key in vectors.header(0):
+        assert f'"{key}"' in section
+    first = json.loads(next(iter(vectors._read_lines(vectors.SHIPPED))))
+    assert set(first) == set(vectors.header(0))
+
+
+def test_step_labels_table_is_the_catalogues():
+    md = markdown()
+    for label in (STEP_PLACE, STEP_MOVE, STEP_SHAPE, STEP_ECHO):
+        assert f"| {label} |" in md
+
+
+def test_board_section_names_every_cell():
+    md = markdown()
+    section = md[md.index('<a id="board"></a>'):md.index('<a id="position"></a>')]
+    diagram = section.split("```")[1]
+    assert diagram.split() == list(board.NAMES)
+    # "the neighbours of d4 are d3, d5, c3, c4, e4 and e5"
+    assert sorted(board.name(n) for n in board.NEIGHBOURS[board.D4]) == ["c3", "c4", "d3", "d5", "e4", "e5"]
+    assert board.steps(board.A1, board.G7) == 6
