@@ -3,8 +3,8 @@ check it draws, in one run.  Run from the repository root with ``make bench``
 (after bench/bench.py) or ``.venv/bin/python bench/pictures.py``.
 
 For the start position with "d4 +c3" (illegal: the opening restriction) and
-a crowded midgame with a legal Move: ``check``, ``render_svg`` (which judges
-the turn and draws it), ``svg_to_png`` at 200, 400, 800 (the default) and
+a crowded midgame with a legal Move: ``check``, ``render_svg`` (drawing the
+verdict), ``svg_to_png`` at 200, 400, 800 (the default) and
 1600 px, and ``GET /v1/render.png`` through the app in-process (WSGI, no
 network): a first request that draws, and a conditional one answered 304.
 Median and p90 of CPU time per call (time.process_time_ns: the 2-core
@@ -55,8 +55,9 @@ def rows():
                                  ("crowded midgame, legal Move", *CROWDED)):
         position, turn = parse_hpn(hpn), parse_htn(turn_text)
         yield name, "check", timed(lambda: check(position, turn)), None
-        svg = render_svg(position, turn=turn)
-        yield name, "render_svg (judges and draws)", timed(lambda: render_svg(position, turn=turn)), len(svg)
+        verdict = check(position, turn)
+        svg = render_svg(position, verdict=verdict)
+        yield name, "render_svg (draws the verdict)", timed(lambda: render_svg(position, verdict=verdict)), len(svg)
         for w in WIDTHS:
             yield name, f"svg_to_png {w} px", timed(lambda: svg_to_png(svg, w)), len(svg_to_png(svg, w))
         url = "/v1/render.png?" + urlencode({"position": hpn, "turn": turn_text})

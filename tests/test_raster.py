@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from checker.legality import check
 from checker.notation import parse_htn
 from checker.position import Position
 from checker.raster import MAX_WIDTH, MIN_WIDTH, PNG_SIGNATURE, png_size, svg_to_png
@@ -16,7 +17,7 @@ from checker.render import render_svg
 
 @pytest.fixture(scope="module")
 def svg() -> str:
-    return render_svg(Position.start(), turn=parse_htn("d4 +c3"))
+    return render_svg(Position.start(), verdict=check(Position.start(), parse_htn("d4 +c3")))
 
 
 def _svg_size(svg: str) -> tuple[int, int]:

@@ -96,11 +96,12 @@ _HTML = "text/html"
 def check_page(data: dict):
     position = consistent(data["position"], "position")
     turn, embed = data["turn"], data["embed"]
-    verdict = _verdict(check(position, turn))        # from a bare position the history is not known
+    judged = check(position, turn)                    # from a bare position the history is not known
+    verdict = _verdict(judged)
     hpn, htn = position_to_hpn(position), verdict["turn"]
     return _page(
         "check.html", embed=embed, verdict=verdict, hpn=hpn,
-        board=render_svg(position, (), turn),
+        board=render_svg(position, (), judged),
         picture=_picture(position, turn),
         url=url_for("pages.check_page", position=hpn, turn=htn, _external=True),
         playground=url_for("playground.index", position=hpn, turn=htn),
@@ -140,7 +141,7 @@ def game_page(data: dict):
     else:
         position, turn = before[at - 1], turns[at - 1]
         chosen = _verdict(game.verdicts[at - 1])
-        board = render_svg(position, (), turn, before[:at - 1])
+        board = render_svg(position, (), game.verdicts[at - 1])     # judged with the game's history
     summary = _replay(game)
     first = summary["first_illegal"]
     return _page(

@@ -25,6 +25,7 @@ from flask import Response, request
 
 from checker import RULES_VERSION, board
 from checker.notation import position_to_hpn, turn_to_htn
+from checker.legality import check
 from checker.raster import RASTERISER, svg_to_png
 from checker.render import render_svg
 from schemas.queries import RenderQuerySchema
@@ -56,7 +57,8 @@ def picture_etag(data: dict, kind: str) -> str:
 
 
 def _drawing(data: dict) -> str:
-    return render_svg(data["position"], data["highlight"], data["turn"])
+    position, turn = data["position"], data["turn"]
+    return render_svg(position, data["highlight"], None if turn is None else check(position, turn, validate=False))
 
 
 def _picture(data: dict, kind: str, mimetype: str, draw) -> Response:
