@@ -54,7 +54,7 @@ PAGE_CACHE_CONTROL = "public, max-age=3600"
 
 def rules_link(rule_id: str) -> str:
     """Where the rules reference explains ``rule_id`` (``/rules#<id>``)."""
-    return f"{request.script_root}/rules#{rule_id}"
+    return url_for("rules.rules", _anchor=rule_id)
 
 
 @bp.app_context_processor
