@@ -8,9 +8,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     HOST=0.0.0.0 \
     PORT=8000
 
-# libcairo2: the system library cairosvg draws the PNG board pictures with.
+# fonts-dejavu-core: the font the PNG board pictures' text is drawn in (resvg,
+# a self-contained wheel, reads the system's font folders; the slim image has none).
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libcairo2=1.18.4-1+b1 \
+    && apt-get install -y --no-install-recommends fonts-dejavu-core=2.37-8 \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src

@@ -52,9 +52,11 @@ vectors: $(RUNTIME)
 perft: $(RUNTIME)
 	$(PY) -m checker.counting build
 
-# Benchmark: the checker in-process and the HTTP service under gunicorn on loopback.
+# Benchmark: the checker in-process and the HTTP service under gunicorn on loopback;
+# then the pictures (SVG and PNG) beside a check.
 bench: $(RUNTIME)
 	$(PY) bench/bench.py
+	$(PY) bench/pictures.py
 
 # The lock files, after a change of dependencies in pyproject.toml: pip-tools'
 # pip-compile, in a virtual environment of its own, pins every package with

@@ -16,6 +16,7 @@ Pure Python, no web framework (but :mod:`checker.web`).  One module per concept:
 - :mod:`checker.legality`   ``check``: one predicate per rule id, the verdict; ``validate``
 - :mod:`checker.replay`     a game's turns checked and applied in order
 - :mod:`checker.render`     a position and a verdict drawn as SVG
+- :mod:`checker.raster`     a drawing as PNG (resvg)
 - :mod:`checker.counting`   perft: legal turn sequences counted (``checker.perft``)
 - :mod:`checker.vectors`    the conformance vectors
 - :mod:`checker.answers`    another implementation's answers to the vectors, compared

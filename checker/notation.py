@@ -29,7 +29,7 @@ from .turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Skip, T
 
 __all__ = ["NotationError", "parse_hpn", "position_to_hpn", "key_hpn",
            "parse_htn", "parse_project", "parse_shape", "turn_to_htn", "project_to_htn", "shape_to_htn", "echo_to_htn",
-           "parse_cell_list", "START_HPN"]
+           "parse_cell_list", "split_turns", "START_HPN"]
 
 START_HPN = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
 _MAX_DIGITS = 9  # larger numbers are refused as text; no count in a game comes close
@@ -292,6 +292,29 @@ def parse_htn(text: str) -> Turn:
                 f"{token!r}: expected a Shape (+cell raise, -cell lower) or an Echo "
                 "(*cell Echo-Capture, #cell Echo-Lock)", token)
     return Turn(project, shape, echo)
+
+
+_MOVE_NUMBER = re.compile(r"\d+\s*\.+\s*")
+
+
+def split_turns(text: str) -> list[str]:
+    """A score sheet's HTN turns, in order: one turn per line or separated by
+    ``;``, a leading move number such as ``1.`` or ``12...`` dropped, blank
+    entries skipped.  The turns are not parsed here (:func:`parse_htn` does).
+
+    >>> split_turns("1. c3 +d4\\n2. e5 +d4; e5 +d5;")
+    ['c3 +d4', 'e5 +d4', 'e5 +d5']
+    """
+    out = []
+    for line in text.splitlines():
+        for entry in line.split(";"):
+            entry = entry.strip()
+            m = _MOVE_NUMBER.match(entry)
+            if m:
+                entry = entry[m.end():].strip()
+            if entry:
+                out.append(entry)
+    return out
 
 
 def project_to_htn(project, pos: Position | None = None) -> str:

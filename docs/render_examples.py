@@ -1,6 +1,6 @@
-"""Regenerate the example pictures in docs/ with checker.render and cairosvg.
+"""Regenerate the example pictures in docs/ with checker.render and checker.raster.
 
-Run from the repository root (cairosvg is in the test extra):
+Run from the repository root:
 
     .venv/bin/python docs/render_examples.py
 
@@ -18,11 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import cairosvg  # noqa: E402
-
 from checker.legality import check  # noqa: E402
 from checker.notation import parse_hpn, parse_htn  # noqa: E402
 from checker.position import Position  # noqa: E402
+from checker.raster import svg_to_png  # noqa: E402
 from checker.render import render_svg  # noqa: E402
 
 # A mid-game position: A's reserve is empty (so A Moves), A has Echo-Locked c4,
@@ -47,7 +46,7 @@ def main() -> None:
     for name, (position, turn) in EXAMPLES.items():
         svg = render_svg(position, verdict=None if turn is None else check(position, turn))
         path = out_dir / name
-        cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=str(path))
+        path.write_bytes(svg_to_png(svg, 400))
         print(f"wrote {path.relative_to(ROOT)} ({path.stat().st_size} bytes)")
 
 

@@ -43,21 +43,26 @@ class CellField(fields.Field):
         return None if value is None else board.name(value)
 
 
+def distinct_cells(names) -> frozenset[int]:
+    """Cell names, each at most once, as a frozenset of cells."""
+    cells: set[int] = set()
+    for item in names:
+        if not isinstance(item, str) or not board.is_cell_name(item):
+            raise ValidationError(f"{item!r} is not a cell (a1 … g7).")
+        cell = board.parse_cell(item)
+        if cell in cells:
+            raise ValidationError(f"{board.name(cell)} is listed twice.")
+        cells.add(cell)
+    return frozenset(cells)
+
+
 class CellListField(fields.Field):
     """A list of distinct cell names ↔ a frozenset of cells (board order on output)."""
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, list) or len(value) > board.CELL_COUNT:
             raise ValidationError(f"Expected a list of at most {board.CELL_COUNT} distinct cell names.")
-        cells: set[int] = set()
-        for item in value:
-            if not isinstance(item, str) or not board.is_cell_name(item):
-                raise ValidationError(f"{item!r} is not a cell (a1 … g7).")
-            cell = board.parse_cell(item)
-            if cell in cells:
-                raise ValidationError(f"{board.name(cell)} is listed twice.")
-            cells.add(cell)
-        return frozenset(cells)
+        return distinct_cells(value)
 
     def _serialize(self, value, attr, obj, **kwargs):
         return board.names(value or ())

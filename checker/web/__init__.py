@@ -8,8 +8,9 @@ them and answers back (request → schema → checker → schema → response):
 - :mod:`~checker.web.budget`    the work budget without Flask: batches yield, a cap on expensive requests
 - :mod:`~checker.web.endpoints` the endpoint declarations; the body in, the answer out
 - :mod:`~checker.web.api`, :mod:`~checker.web.meta`, :mod:`~checker.web.health`, :mod:`~checker.web.docs`,
-  :mod:`~checker.web.playground`, :mod:`~checker.web.rules_page`  the blueprints
-- :mod:`~checker.web.errors`    every error as problem+json
+    from . import api, docs, health, meta, pages, pictures, playground, rules_page
+
+    return [api.bp, meta.bp, health.bp, docs.bp, playground.bp, rules_page.bp, pictures.bp, pages.bp]
 - :mod:`~checker.web.observe`   request ids, the JSON request log, metrics
 - :mod:`~checker.web.openapi`   the OpenAPI document, built from the declarations
 
@@ -34,6 +35,7 @@ def create_app(settings: dict | None = None) -> Flask:
     # Imported here, as in Flask's tutorial: importing the Flask-free modules of
     # this package (the request pipeline the command line uses) loads no Flask.
     from flask import Flask
+    from werkzeug.middleware.proxy_fix import ProxyFix
 
     from . import config, errors, observe
 
@@ -45,6 +47,10 @@ def create_app(settings: dict | None = None) -> Flask:
     for bp in blueprints():
         app.register_blueprint(bp)
     errors.register(app)
+    if app.config["PROXIES"]:
+        # absolute links (og:image) from the proxies' X-Forwarded-Proto/Host, only when configured
+        n = app.config["PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=0, x_proto=n, x_host=n)
     _cors(app)
     return app
 
@@ -52,9 +58,9 @@ def create_app(settings: dict | None = None) -> Flask:
 def blueprints() -> list:
     """The service's blueprints, in the order the app registers them and the
     OpenAPI document lists their endpoints."""
-    from . import api, docs, health, meta, playground, rules_page
+    from . import api, docs, health, meta, pages, pictures, playground, rules_page
 
-    return [api.bp, meta.bp, health.bp, docs.bp, playground.bp, rules_page.bp]
+    return [api.bp, meta.bp, health.bp, docs.bp, playground.bp, rules_page.bp, pictures.bp, pages.bp]
 
 
 def _cors(app: Flask) -> None:

@@ -27,14 +27,14 @@ import flask
 import gevent
 from flask import Response
 from gevent import monkey
-from marshmallow import Schema
+from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from checker import RULES_VERSION
 
 from . import budget, observe
 from .pipeline import Operation, encode, load, parse_json
-from .problems import RequestError
+from .problems import QueryError, RequestError
 
 JSON = "application/json"
 
@@ -103,6 +103,16 @@ def body() -> dict:
     return parse_json(raw_body())
 
 
+def load_query(schema: Schema) -> dict:
+    """The request's query string loaded by ``schema`` (a repeated
+    parameter's first value); a :class:`~checker.web.problems.QueryError`
+    (422) naming each parameter that does not translate."""
+    try:
+        return schema.load(flask.request.args.to_dict())
+    except ValidationError as exc:
+        raise QueryError(exc.messages) from None
+
+
 def reply(data, status: int = 200) -> Response:
     """A JSON answer (written by :func:`checker.web.pipeline.encode`)."""
     return Response(encode(data), status=status, mimetype=JSON, headers={"Hexodic-Rules-Version": RULES_VERSION})
@@ -126,15 +136,18 @@ class Content:
     media: str
     schema: type[Schema] | dict
     description: str
+    headers: dict | None = None   # the answer's headers the document describes: name -> description
 
 
 @dataclass(frozen=True)
 class Endpoint:
     """One endpoint: method and full path, summary and description, the JSON
     request body's schema (None: no body), the successful answer, whether
-    it is expensive (under the work budget: it may answer 503) and the
+    it is expensive (under the work budget: it may answer 503), the
     problems of its own it may answer, ``(status, description)`` pairs
-    (beyond those of any JSON body)."""
+    (beyond those of any JSON body), the query string's schema (None: no
+    query; a query that does not translate is a 422) and whether a
+    conditional GET may answer 304."""
 
     method: str
     path: str
@@ -144,6 +157,8 @@ class Endpoint:
     answer: Content
     expensive: bool = False
     problems: tuple[tuple[str, str], ...] = ()
+    query: type[Schema] | None = None
+    conditional: bool = False
 
 
 def _under_budget(view: Callable) -> Callable:
@@ -165,9 +180,11 @@ class Blueprint(flask.Blueprint):
 
     def _add(self, method: str, rule: str, view: Callable, summary: str, description: str | None,
              request: type[Schema] | None, answer: Content, expensive: bool,
-             problems: dict[str, str] | None = None) -> None:
+             problems: dict[str, str] | None = None, query: type[Schema] | None = None,
+             conditional: bool = False) -> None:
         self.endpoints.append(Endpoint(method, (self.url_prefix or "") + rule, summary, description or summary,
-                                       request, answer, expensive, tuple((problems or {}).items())))
+                                       request, answer, expensive, tuple((problems or {}).items()), query,
+                                       conditional))
         self.add_url_rule(rule, view_func=_under_budget(view) if expensive else view, methods=[method])
 
     def serve(self, method: str, rule: str, operation: Operation, summary: str, description: str | None = None,
@@ -192,20 +209,29 @@ class Blueprint(flask.Blueprint):
 
     def declare(self, method: str, rule: str, summary: str, description: str | None = None, *,
                 answer: Content, request: type[Schema] | None = None, expensive: bool = False,
-                problems: dict[str, str] | None = None) -> Callable:
+                problems: dict[str, str] | None = None, query: type[Schema] | None = None,
+                conditional: bool = False) -> Callable:
         """Declare the view below at ``rule``.  With a ``request`` schema the
-        view is called with the loaded JSON body; an ``expensive`` one runs
-        under the work budget; ``problems`` are the problem answers of its own
-        (status: description)."""
+        view is called with the loaded JSON body, with a ``query`` schema with
+        the loaded query string; an ``expensive`` one runs under the work
+        budget; ``problems`` are the problem answers of its own (status:
+        description); a ``conditional`` one may answer 304 to a conditional GET."""
         def decorator(view: Callable) -> Callable:
-            if request is None:
+            if request is None and query is None:
                 served = view
-            else:
+            elif request is not None:
                 schema = request()
 
                 @functools.wraps(view)
                 def served():
                     return view(load(schema, body()))
-            self._add(method, rule, served, summary, description, request, answer, expensive, problems)
+            else:
+                schema = query()
+
+                @functools.wraps(view)
+                def served():
+                    return view(load_query(schema))
+            self._add(method, rule, served, summary, description, request, answer, expensive, problems, query,
+                      conditional)
             return view
         return decorator

@@ -1,10 +1,14 @@
-"""Every error as ``application/problem+json`` (RFC 9457), handled in one place.
+"""Every error answer, handled in one place: ``application/problem+json``
+(RFC 9457) for an API client, a readable HTML page for a browser.
 
-No input produces an HTML page or a stack trace: HTTP errors, the request
-pipeline's :class:`~checker.web.problems.RequestError` (bad JSON, schema and
+No input produces a stack trace: HTTP errors, the request pipeline's
+:class:`~checker.web.problems.RequestError` (bad JSON, schema, query and
 notation errors, inconsistent positions, a late or cut body, the work
-budget's 503 with its ``Retry-After``) and anything unexpected all leave as
-a problem object.  What gunicorn refuses before the app sees a request is
+budget's 503 with its ``Retry-After``) and anything unexpected all leave
+through :func:`answer`, which decides by the ``Accept`` header: a client that
+prefers ``text/html`` to JSON (a browser following a bad link) gets the page,
+naming each field and what was wrong, with a link back; every other client
+(no ``Accept``, ``*/*``, JSON) gets the problem object.  What gunicorn refuses before the app sees a request is
 answered by :func:`server_problem` (gunicorn.conf.py installs it).
 """
 
@@ -15,10 +19,10 @@ import json
 import logging
 from http import HTTPStatus
 
-from flask import Flask, Response
+from flask import Flask, Response, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from . import observe
+from . import observe, security
 from .problems import RequestError, problem_body
 
 log = logging.getLogger(__name__)
@@ -27,7 +31,33 @@ log = logging.getLogger(__name__)
 def problem(status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None,
             headers: dict | None = None) -> Response:
     """A problem answer (an HTTP error's), with extra ``headers``."""
-    return _json_problem(problem_body(status, slug, title, detail, errors), headers)
+    return answer(problem_body(status, slug, title, detail, errors), headers)
+
+
+_OFFERED = ("application/problem+json", "application/json", "text/html")
+
+
+def wants_html() -> bool:
+    """The client prefers ``text/html`` to JSON (ties go to JSON)."""
+    return request.accept_mimetypes.best_match(_OFFERED) == "text/html"
+
+
+# The links whose query the playground reads (position, turn, turns, at): an
+# error page for one of them links back to the playground with the same query.
+_PLAYGROUND_QUERIES = ("/check", "/game", "/v1/render.svg", "/v1/render.png")
+
+
+def answer(body: dict, headers: dict | None = None) -> Response:
+    """The error answer of a problem object, in the form the client prefers,
+    with extra ``headers``."""
+    if not wants_html():
+        return _json_problem(body, headers)
+    observe.problem(body)
+    query = request.query_string.decode("latin-1")
+    back = request.script_root + ("/?" + query if request.path in _PLAYGROUND_QUERIES and query else "/")
+    page = render_template("error.html", problem=body, back=back, title=body["title"])
+    resp = Response(page, status=body["status"], mimetype="text/html", headers=headers)
+    return security.page(resp, scripts=False, embeddable=True)
 
 
 def _json_problem(body: dict, headers: dict | None = None) -> Response:
@@ -65,7 +95,7 @@ _SLUGS = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: 
 def register(app: Flask) -> None:
     @app.errorhandler(RequestError)
     def _request_error(exc: RequestError):
-        return _json_problem(exc.problem(), exc.headers)
+        return answer(exc.problem(), exc.headers)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

@@ -32,7 +32,11 @@ _REF = "#/components/schemas/"
 
 
 def _custom_fields(self, field, **kwargs) -> dict:
-    """How the schema layer's own fields look in OpenAPI."""
+    """How the schema layer's own fields look in OpenAPI (a position or turn
+    field whose metadata gives its ``type`` is described by that alone: a
+    query value, always text)."""
+    if "type" in field.metadata and isinstance(field, (PositionField, TurnField)):
+        return {}
     if isinstance(field, PositionField):
         return {"oneOf": [{"type": "string", "description": "HPN (the rules reference, /rules#hpn)", "example": START_HPN,
                            "maxLength": 400},
@@ -95,16 +99,30 @@ def _schema_classes(node) -> Iterator[type[Schema]]:
             yield from _schema_classes(value)
 
 
+# What checker.web.endpoints.load_query answers for a query it cannot use.
+_ERROR_QUERY = _problem("A query value does not translate (the errors name each parameter), or the position is not "
+                        "consistent. A client that prefers text/html (a browser) gets the same as an HTML page.")
+_NOT_MODIFIED = {"description": "Not modified: the ETag given in If-None-Match is the answer's."}
+
+
 def _operation(ep: Endpoint) -> dict:
     """The OpenAPI operation of an endpoint declaration."""
     op: dict = {"summary": ep.summary, "description": ep.description}
+    if ep.query is not None:
+        op["parameters"] = [{"in": "query", "schema": ep.query}]
     if ep.request is not None:
         op["requestBody"] = {"required": True, "content": {"application/json": {"schema": ep.request}}}
     answer = {"description": ep.answer.description,
               "content": {ep.answer.media: {"schema": copy.deepcopy(ep.answer.schema)}}}
+    if ep.answer.headers:
+        answer["headers"] = {name: {"description": text, "schema": {"type": "string"}}
+                             for name, text in ep.answer.headers.items()}
     op["responses"] = {"200": answer, **(copy.deepcopy(_ERRORS_BODY) if ep.request is not None else {}),
+                       **({"422": copy.deepcopy(_ERROR_QUERY)} if ep.query is not None else {}),
                        **(copy.deepcopy(_ERRORS_EXPENSIVE) if ep.expensive else {}),
                        **{status: _problem(description) for status, description in ep.problems}}
+    if ep.conditional:
+        op["responses"]["304"] = dict(_NOT_MODIFIED)
     return {ep.method.lower(): op}
 
 

@@ -33,8 +33,10 @@ ASSET_PATH = "/static/playground/"
 ASSETS = {
     "playground.js": "text/javascript; charset=utf-8",
     "playground.css": "text/css; charset=utf-8",
+    "pages.css": "text/css; charset=utf-8",
 }
-"""The assets the page loads, each with its content type."""
+"""The assets the pages load (the playground; the permalink and error pages
+of :mod:`checker.web.pages`), each with its content type."""
 
 
 def _read(name: str) -> bytes:
@@ -49,7 +51,8 @@ def _send(name: str, mimetype: str) -> Response:
     "text/html", {"type": "string"},
     "The playground: an HTML page that builds a turn on the board and checks it with this API."))
 def index():
-    return security.page(_send("index.html", "text/html; charset=utf-8"))
+    # the page loads nothing from elsewhere and runs only its own script file
+    return security.page(_send("index.html", "text/html; charset=utf-8"), embeddable=True)
 
 
 @bp.get(ASSET_PATH + "<name>")

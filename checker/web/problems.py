@@ -82,11 +82,24 @@ class SchemaError(RequestError):
     """The body (or the part of it at ``at``) does not match its schema;
     ``messages`` are marshmallow's."""
 
+    slug_title = ("invalid-body", "The body does not match the schema")
+
     def __init__(self, messages, at: Path = ()):
         errors = flatten(messages, at)
-        super().__init__(422, "invalid-body", "The body does not match the schema",
+        super().__init__(422, *self.slug_title,
                          "; ".join(f"{e['path']}: {e['message'].rstrip('.')}" for e in errors) + ".", errors)
         self.messages, self.at = messages, at
+
+
+class QueryError(SchemaError):
+    """A link's query string does not match its schema (the paths name the
+    parameters).
+
+    >>> QueryError({"size": ["Not a valid integer."]}).problem()["title"]
+    "The link's query is not valid"
+    """
+
+    slug_title = ("invalid-query", "The link's query is not valid")
 
 
 class InconsistentPosition(RequestError):

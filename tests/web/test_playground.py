@@ -162,7 +162,7 @@ def test_page_and_assets_are_package_data(client):
         assert static.joinpath(name).read_bytes()
     served = client.get("/static/playground/playground.js").get_data()
     assert served == static.joinpath("playground.js").read_bytes()
-    assert 'checker = ["data/*.jsonl", "web/static/*"]' in (ROOT / "pyproject.toml").read_text()
+    assert 'checker = ["data/*.jsonl", "web/static/*", "web/templates/*"]' in (ROOT / "pyproject.toml").read_text()
 
 
 def test_unknown_assets_are_404_problems(client):

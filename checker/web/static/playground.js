@@ -1,5 +1,10 @@
 /* Hexodic playground: builds a turn on the board and asks the service's own
  * API about it (v1/start, v1/validate, v1/render, v1/check, v1/legal-turns).
+ * Its state is a link: the position and the checked turn, or the game and the
+ * turn open in it, are in the address (?position=<HPN>&turn=<HTN>, or
+ * ?turns=<HTN>;<HTN>;...&at=<n>), pushed on each change, so back, forward,
+ * reload and copying the address work; Share copies the matching permalink
+ * page (check?... for a turn, game?... for a game).
  * Plain JavaScript, no library, no build step; every URL is relative to the
  * page, so the page works offline and behind a path prefix. */
 "use strict";
@@ -44,7 +49,16 @@
     legalMode: false, // "Show legal turns" is on
     focusCell: "d4", // the board's roving tab stop
     renderSeq: 0,
+    checked: null, // the HTN of the last turn checked on this position (for the address)
+    // The game from the start position, or null for a pasted position:
+    // turns (HTN; those after the first illegal one unchecked), positions
+    // (HPN before each turn, as far as the turns are legal, so positions.length
+    // is the last "at"), and at: the turn open (1-based; turns.length + 1 is
+    // the position after the last turn).
+    game: null,
   };
+  const EMBED = new URLSearchParams(location.search).get("embed") === "1";
+  const MAX_TURNS = 60;
 
   const $ = (id) => document.getElementById(id);
   const el = {};
@@ -155,6 +169,29 @@
       return { reserve: +p[0], charges: +p[1], lowers: +p[2], captures: +p[3], cooldown: p[6] };
     };
     return { toMove: f[1], A: player(f[2]), B: player(f[3]), halfMoves: +f[4] };
+  }
+
+  // A query string that keeps HPN and HTN readable: / : ; , stay as they are
+  // and a space is "+" (the server reads them the same).
+  function qs(params) {
+    return Object.entries(params)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => k + "=" + encodeURIComponent(String(v)).replace(/%20/g, "+").replace(/%2F/gi, "/")
+        .replace(/%3A/gi, ":").replace(/%3B/gi, ";").replace(/%2C/gi, ","))
+      .join("&");
+  }
+
+  // A score sheet's turns, as the server's checker.notation.split_turns reads
+  // them: one per line or separated by ";", a leading move number dropped.
+  function splitTurns(text) {
+    const out = [];
+    for (const line of text.split(/\r?\n/)) {
+      for (const entry of line.split(";")) {
+        const t = entry.trim().replace(/^\d+\s*\.+\s*/, "").trim();
+        if (t) out.push(t);
+      }
+    }
+    return out;
   }
 
   // ----------------------------------------------------- turn and HTN --
@@ -574,6 +611,7 @@
     state.gameOver = v.status && v.status.game_over ? v.status.message : null;
     state.legalMode = false;
     state.verdict = null;
+    state.checked = null;
     el.play.disabled = true;
     el.hpn.value = v.hpn;
     el.validation.replaceChildren(
@@ -592,22 +630,30 @@
 
   // a pasted position has no known history, unless it is the start
   const loadPasted = task(async function (text) {
-    let history = null;
+    let start = null;
     try {
-      history = (await call("GET", API.start)).hpn === text ? [] : null;
+      start = (await call("GET", API.start)).hpn;
     } catch (err) {
-      history = null;
+      start = null;
     }
-    await loadPosition(text, history, null, true);
+    const isStart = start !== null && start === text;
+    if (!(await loadPosition(text, isStart ? [] : null, null, true))) return false;
+    state.game = isStart ? newGame(state.hpn) : null;
+    showGame();
+    return true;
   });
 
   const loadStart = task(async function () {
     try {
       const s = await call("GET", API.start);
-      await loadPosition(s.hpn, [], "Start position loaded: A to move.", true);
+      if (!(await loadPosition(s.hpn, [], "Start position loaded: A to move.", true))) return false;
+      state.game = newGame(state.hpn);
+      showGame();
+      return true;
     } catch (err) {
       el.validation.replaceChildren(problemNode(err));
       say("The start position could not be loaded: " + err.message);
+      return false;
     }
   });
 
@@ -697,12 +743,14 @@
       v = await call("POST", API.check, withHistory({ position: state.hpn, turn: text }));
     } catch (err) {
       state.verdict = null;
+      state.checked = null;
       el.play.disabled = true;
       el.result.replaceChildren(problemNode(err));
       say("The turn was not checked: " + err.message);
       return;
     }
     state.verdict = v;
+    state.checked = v.turn;
     el.result.replaceChildren(verdictNode(v));
     el.play.disabled = !v.legal;
     say(v.legal ? `Checked ${v.turn}: legal.` : `Checked ${v.turn}: illegal; failed: ${v.violations.join(", ")}.`);
@@ -717,11 +765,47 @@
     const mover = v.mover;
     const ok = await loadPosition(v.outcome.hpn, history);
     if (!ok) return;
-    el.record.append(h("li", {}, h("code", { text: played }), ` (${mover})`));
-    el.recordEmpty.hidden = true;
+    let replaced = false;
+    const g = state.game;
+    if (g) {
+      // following the game, or a different turn: the rest of the game gives way
+      if (g.turns[g.at - 1] !== played || g.positions.length <= g.at) {
+        replaced = g.at <= g.turns.length;
+        g.turns = g.turns.slice(0, g.at - 1).concat([played]);
+        g.positions = g.positions.slice(0, g.at).concat([state.hpn]);
+      }
+      g.at += 1;
+      showGame();
+    } else {
+      el.record.append(h("li", {}, h("code", { text: played }), ` (${mover})`));
+      el.recordEmpty.hidden = true;
+    }
     el.result.replaceChildren(verdictNode(v, `Played ${played}; these are its checks.`));
     const next = hpnFacts(state.hpn).toMove;
-    say(v.outcome.game.over ? `Played ${played}. ${v.outcome.game.message}` : `Played ${played}. ${next} to move.`);
+    const rest = replaced ? " The game's later turns were replaced." : "";
+    say((v.outcome.game.over ? `Played ${played}. ${v.outcome.game.message}` : `Played ${played}. ${next} to move.`) + rest);
+  });
+
+  // The turn in the HTN field becomes the turn being built (typed, or set
+  // from the address or a game).
+  function takeTypedTurn(render) {
+    const parsed = parseHtn(el.htn.value);
+    if (parsed) {
+      state.project = parsed.project;
+      state.pendingFrom = null;
+      state.shape = parsed.shape;
+      state.echo = parsed.echo;
+      if (parsed.shape) setRadio("shape-kind", parsed.shape.kind);
+      if (parsed.echo) setRadio("echo-kind", parsed.echo.kind);
+    }
+    turnChanged({ fromField: true, noRender: !render });
+    if (!parsed) el.hint.textContent = "The typed turn does not parse yet; Check says where.";
+  }
+
+  const checkTurn = task(async function (text) {
+    el.htn.value = text;
+    takeTypedTurn(false);
+    await doCheck();
   });
 
   function clearTurn() {
@@ -794,6 +878,190 @@
     refreshLegal();
   }
 
+  // --------------------------------------------------------------- games --
+
+  function newGame(startHpn) {
+    return { turns: [], positions: [startHpn], at: 1 };
+  }
+
+  // The game's turns in the record, each legal, illegal or not checked, the
+  // open one marked; the stepper's buttons; a line on where the game stands.
+  function showGame() {
+    const g = state.game;
+    for (const b of [el.gameFirst, el.gamePrev, el.gameNext, el.gameLast]) b.disabled = true;
+    if (!g) {
+      el.gameStatus.textContent = "No game: a pasted position's earlier turns are not known.";
+      return;
+    }
+    el.record.replaceChildren(
+      ...g.turns.map((t, i) => {
+        const legal = i < g.positions.length - 1;
+        const checked = i < g.positions.length;
+        const mark = legal ? "\u2713 " : checked ? "\u2717 " : "\u00b7 ";
+        const word = legal ? "legal" : checked ? "illegal" : "not checked";
+        return h(
+          "li",
+          { "aria-current": i + 1 === g.at ? "step" : null, "data-status": legal ? "legal" : checked ? "illegal" : "not_checked" },
+          h("span", { class: legal ? "mark-legal" : checked ? "mark-illegal" : "", "aria-hidden": "true", text: mark }),
+          h("code", { text: t }),
+          ` (${i % 2 ? "B" : "A"}, ${word})`
+        );
+      })
+    );
+    el.recordEmpty.hidden = g.turns.length > 0;
+    const last = g.positions.length;
+    el.gameFirst.disabled = el.gamePrev.disabled = g.at <= 1;
+    el.gameNext.disabled = el.gameLast.disabled = g.at >= last;
+    const n = g.turns.length;
+    const illegal = last <= n ? ` Turn ${last} is illegal: the game stops there.` : "";
+    el.gameStatus.textContent = !n
+      ? "A game from the start position: turns played on are added to it."
+      : (g.at > n ? `After the last of ${n} turns.` : `Turn ${g.at} of ${n}.`) + illegal;
+  }
+
+  // Opens turn k of the game: the position before it, with the game's turn
+  // (or ``alt``) checked; k = turns.length + 1 is the position after the last.
+  const openGameAt = task(async function (k, alt) {
+    const g = state.game;
+    if (!g) return false;
+    k = Math.max(1, Math.min(k, g.positions.length));
+    const ok = await loadPosition(g.positions[k - 1], g.positions.slice(0, k - 1),
+      k > g.turns.length ? "The position after the last turn." : `Turn ${k}: the position before it.`);
+    if (!ok) return false;
+    g.at = k;
+    el.result.replaceChildren(h("p", { class: "help", text: "No turn checked yet." }));
+    showGame();
+    const turn = alt || (k <= g.turns.length ? g.turns[k - 1] : null);
+    if (turn) await checkTurn(turn);
+    return true;
+  });
+
+  // Checks the score sheet's turns in order from the start position, the
+  // history kept, up to the first illegal one; then opens turn ``at`` (default:
+  // the first illegal turn, or the position after the last).
+  const loadGame = task(async function (text, at, alt) {
+    const texts = splitTurns(text);
+    if (!texts.length || texts.length > MAX_TURNS) {
+      const why = texts.length ? `${texts.length} turns: a game has at most ${MAX_TURNS} half-moves.` : "The score sheet has no turn.";
+      el.gameStatus.replaceChildren(problemNode(new ApiError(why)));
+      say("The game was not loaded: " + why);
+      return false;
+    }
+    let start;
+    try {
+      start = (await call("GET", API.start)).hpn;
+    } catch (err) {
+      el.gameStatus.replaceChildren(problemNode(err));
+      return false;
+    }
+    const positions = [start];
+    const turns = [];
+    for (let i = 0; i < texts.length; i++) {
+      let v;
+      try {
+        v = await call("POST", API.check, { position: positions[i], turn: texts[i], history: positions.slice(0, i) });
+      } catch (err) {
+        const e = new ApiError(`Turn ${i + 1} (${texts[i]}): ${err.message}`, err.problem);
+        el.gameStatus.replaceChildren(problemNode(e));
+        say("The game was not loaded: " + e.message);
+        return false;
+      }
+      turns.push(v.turn);
+      if (!v.legal) {
+        turns.push(...texts.slice(i + 1));
+        break;
+      }
+      positions.push(v.outcome.hpn);
+    }
+    resetGame();
+    state.game = { turns, positions, at: 1 };
+    el.sheet.value = turns.join("\n");
+    return openGameAt(at || positions.length, alt);
+  });
+
+  // -------------------------------------------------------------- address --
+
+  // The address of the playground's state: ?turns=...&at=n (and turn= when
+  // the checked turn is not the game's), or ?position=...(&turn=...), or
+  // nothing for the untouched start position.
+  function addressQuery() {
+    const g = state.game;
+    const t = state.checked;
+    const embed = EMBED ? 1 : null;
+    if (g && g.turns.length) {
+      const alt = t && t !== g.turns[g.at - 1] ? t : null;
+      return qs({ turns: g.turns.join(";"), at: g.at, turn: alt, embed });
+    }
+    if (g && !t) return qs({ embed });
+    return qs({ position: state.hpn, turn: t, embed });
+  }
+
+  function remember(replace) {
+    if (!state.hpn) return;
+    const q = addressQuery();
+    const url = location.pathname + (q ? "?" + q : "");
+    if (url === location.pathname + location.search) return;
+    if (replace) history.replaceState(null, "", url);
+    else history.pushState(null, "", url);
+  }
+
+  // The state the address names (on opening the page, and on back/forward).
+  const restoreFromAddress = task(async function () {
+    const q = new URLSearchParams(location.search);
+    const turns = q.get("turns");
+    const position = q.get("position");
+    const turn = q.get("turn");
+    const at = q.get("at") && /^\d+$/.test(q.get("at")) ? +q.get("at") : null;
+    if (turns !== null) {
+      if (state.game && state.game.turns.length && state.game.turns.join(";") === turns)
+        return openGameAt(at || state.game.positions.length, turn);
+      el.sheet.value = splitTurns(turns).join("\n");
+      return loadGame(turns, at, turn);
+    }
+    if (position !== null) {
+      el.hpn.value = position;
+      if (!(await loadPasted(position))) return false;
+      if (turn) await checkTurn(turn);
+      return true;
+    }
+    return loadStart();
+  });
+
+  // The permalink of what is shown: the game page at the open turn, the
+  // verdict page of the checked turn, or the playground at the position.
+  function permalink() {
+    const g = state.game;
+    const t = state.checked;
+    const embed = EMBED ? 1 : null;
+    let path;
+    if (g && g.turns.length && (!t || t === g.turns[g.at - 1])) path = "game?" + qs({ turns: g.turns.join(";"), at: g.at, embed });
+    else if (t) path = "check?" + qs({ position: state.hpn, turn: t, embed });
+    else path = "?" + qs({ position: state.hpn, embed });
+    return new URL(path, document.baseURI).href;
+  }
+
+  async function share() {
+    if (!state.hpn) return;
+    const url = permalink();
+    el.shareUrl.href = url;
+    el.shareUrl.textContent = url;
+    el.shareNote.hidden = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      say("Link copied: " + url);
+    } catch (e) {
+      say("The browser did not let the page copy the link: select it below and copy it.");
+    }
+  }
+
+  // User actions change the state, then the address records it.
+  function act(fn) {
+    return task(async function (...args) {
+      await fn.apply(this, args);
+      remember(false);
+    });
+  }
+
   // --------------------------------------------------------------- wiring --
 
   function init() {
@@ -813,7 +1081,16 @@
     el.clear = $("clear");
     el.legal = $("legal");
     el.play = $("play");
-    for (const b of [el.check, el.clear, el.legal]) b.disabled = true;
+    el.sheet = $("sheet");
+    el.gameStatus = $("game-status");
+    el.gameFirst = $("game-first");
+    el.gamePrev = $("game-prev");
+    el.gameNext = $("game-next");
+    el.gameLast = $("game-last");
+    el.shareUrl = $("share-url");
+    el.shareNote = $("share-note");
+    for (const b of [el.check, el.clear, el.legal, el.gameFirst, el.gamePrev, el.gameNext, el.gameLast]) b.disabled = true;
+    if (EMBED) document.body.classList.add("embed");
 
     el.board.addEventListener("click", (e) => {
       const g = e.target.closest && e.target.closest("g.cell[data-cell]");
@@ -844,29 +1121,28 @@
         say("Paste a position in HPN first.");
         return;
       }
-      loadPasted(text);
+      act(loadPasted)(text);
     });
-    $("start").addEventListener("click", loadStart);
+    $("start").addEventListener("click", act(loadStart));
     $("turn-form").addEventListener("submit", (e) => {
       e.preventDefault();
-      doCheck();
+      act(doCheck)();
     });
+    $("game-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      act(loadGame)(el.sheet.value);
+    });
+    const step = (to) => act(() => state.game && openGameAt(to(state.game)));
+    el.gameFirst.addEventListener("click", step(() => 1));
+    el.gamePrev.addEventListener("click", step((g) => g.at - 1));
+    el.gameNext.addEventListener("click", step((g) => g.at + 1));
+    el.gameLast.addEventListener("click", step((g) => g.positions.length));
+    $("share").addEventListener("click", share);
+    window.addEventListener("popstate", () => restoreFromAddress());
     el.clear.addEventListener("click", clearTurn);
     el.legal.addEventListener("click", showLegal);
-    el.play.addEventListener("click", playOn);
-    el.htn.addEventListener("input", () => {
-      const parsed = parseHtn(el.htn.value);
-      if (parsed) {
-        state.project = parsed.project;
-        state.pendingFrom = null;
-        state.shape = parsed.shape;
-        state.echo = parsed.echo;
-        if (parsed.shape) setRadio("shape-kind", parsed.shape.kind);
-        if (parsed.echo) setRadio("echo-kind", parsed.echo.kind);
-      }
-      turnChanged({ fromField: true });
-      if (!parsed) el.hint.textContent = "The typed turn does not parse yet; Check says where.";
-    });
+    el.play.addEventListener("click", act(playOn));
+    el.htn.addEventListener("input", () => takeTypedTurn(true));
     for (const r of document.querySelectorAll('input[name="shape-kind"]')) {
       r.addEventListener("change", () => {
         if (state.shape) state.shape = { kind: shapeKind(), cell: state.shape.cell };
@@ -881,7 +1157,9 @@
         turnChanged();
       });
     }
-    loadStart();
+    restoreFromAddress().then((ok) => {
+      if (ok) remember(true); // the address, written the canonical way
+    });
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
