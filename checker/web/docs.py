@@ -3,10 +3,14 @@ working offline.
 
 It serves only the files the page uses: Swagger UI's stylesheet and script
 (from the swagger-ui-bundle package) and the page's own start-up script
-(``static/docs.js``, package data); every other name under ``/docs/assets/``
+(``static/docs.js``) and stylesheet (``static/docs.css``: swagger-ui's
+colours made AA, in light and dark, and its layout fitted to a phone), both
+package data; every other name under ``/docs/assets/``
 (swagger-ui's ``index.html``, its Petstore demo initializer,
 ``oauth2-redirect.html``, source maps) is a 404.  The page has the same
-security headers as the playground (:mod:`checker.web.security`).
+security headers as the playground (:mod:`checker.web.security`).  Its
+scripts are deferred (the page paints before Swagger UI is parsed), in the
+order they are listed.
 
 >>> from checker.web import create_app
 >>> client = create_app({"TESTING": True}).test_client()
@@ -22,7 +26,7 @@ from flask import Response, request
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import NotFound
 
-from . import security
+from . import favicon, security
 from .endpoints import Blueprint, Content
 
 bp = Blueprint("docs", __name__)
@@ -34,6 +38,7 @@ ASSETS = {
     "swagger-ui.css": (swagger_ui_path, "text/css; charset=utf-8"),
     "swagger-ui-bundle.js": (swagger_ui_path, "text/javascript; charset=utf-8"),
     "docs.js": (_OWN, "text/javascript; charset=utf-8"),
+    "docs.css": (_OWN, "text/css; charset=utf-8"),
 }
 """The files the page loads: name -> (folder, content type)."""
 
@@ -41,15 +46,22 @@ _PAGE = f"""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <title>Hexodic move-legality checker: API</title>
+<link rel="icon" href="{favicon.SVG_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="{ASSET_PATH}swagger-ui.css">
+<link rel="stylesheet" href="{ASSET_PATH}docs.css">
+<script defer src="{ASSET_PATH}swagger-ui-bundle.js"></script>
+<script defer src="{ASSET_PATH}docs.js"></script>
 </head>
 <body>
+<main>
+<h1>Hexodic move-legality checker: the HTTP API</h1>
 <p><a href="/rules">The rules reference</a> (every rule id and decided reading, in full) ·
 <a href="/">The playground</a></p>
 <div id="swagger-ui"></div>
-<script src="{ASSET_PATH}swagger-ui-bundle.js"></script>
-<script src="{ASSET_PATH}docs.js"></script>
+</main>
 </body>
 </html>
 """
