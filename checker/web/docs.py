@@ -10,7 +10,9 @@ package data; every other name under ``/docs/assets/``
 ``oauth2-redirect.html``, source maps) is a 404.  The page has the same
 security headers as the playground (:mod:`checker.web.security`).  Its
 scripts are deferred (the page paints before Swagger UI is parsed), in the
-order they are listed.
+order they are listed.  The page links each asset with its version
+(``?v=`` and its content's hash), answered as immutable for a year; any
+other request of an asset is cached for an hour and revalidated.
 
 >>> from checker.web import create_app
 >>> client = create_app({"TESTING": True}).test_client()
@@ -20,6 +22,8 @@ order they are listed.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from importlib import resources
 
 from flask import Response, request
@@ -42,6 +46,27 @@ ASSETS = {
 }
 """The files the page loads: name -> (folder, content type)."""
 
+REVALIDATED_AGE = 3600
+IMMUTABLE_AGE = 31_536_000
+
+
+@functools.cache
+def _content(name: str) -> bytes:
+    folder, _ = ASSETS[name]
+    return folder.joinpath(name).read_bytes()
+
+
+@functools.cache
+def version(name: str) -> str:
+    """The asset's version: the start of its content's SHA-256."""
+    return hashlib.sha256(_content(name)).hexdigest()[:16]
+
+
+def url(name: str) -> str:
+    """The page's link to an asset, versioned (``?v=``): that URL's content never changes."""
+    return f"{ASSET_PATH}{name}?v={version(name)}"
+
+
 _PAGE = f"""<!doctype html>
 <html lang="en">
 <head>
@@ -50,10 +75,10 @@ _PAGE = f"""<!doctype html>
 <meta name="color-scheme" content="light dark">
 <title>Hexodic move-legality checker: API</title>
 <link rel="icon" href="{favicon.SVG_PATH}" type="image/svg+xml">
-<link rel="stylesheet" href="{ASSET_PATH}swagger-ui.css">
-<link rel="stylesheet" href="{ASSET_PATH}docs.css">
-<script defer src="{ASSET_PATH}swagger-ui-bundle.js"></script>
-<script defer src="{ASSET_PATH}docs.js"></script>
+<link rel="stylesheet" href="{url("swagger-ui.css")}">
+<link rel="stylesheet" href="{url("docs.css")}">
+<script defer src="{url("swagger-ui-bundle.js")}"></script>
+<script defer src="{url("docs.js")}"></script>
 </head>
 <body>
 <main>
@@ -76,9 +101,12 @@ def page():
 def asset(name: str):
     if name not in ASSETS:
         raise NotFound()
-    folder, content_type = ASSETS[name]
-    resp = Response(folder.joinpath(name).read_bytes(), content_type=content_type)
+    resp = Response(_content(name), content_type=ASSETS[name][1])
     resp.cache_control.public = True
-    resp.cache_control.max_age = 3600
+    if request.args.get("v") == version(name):     # the page's versioned link: cached for good
+        resp.cache_control.max_age = IMMUTABLE_AGE
+        resp.cache_control.immutable = True
+    else:
+        resp.cache_control.max_age = REVALIDATED_AGE
     resp.add_etag()
     return security.asset(resp.make_conditional(request))

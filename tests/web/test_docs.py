@@ -70,7 +70,7 @@ def test_docs_runs_no_inline_script_or_style(client):
 
 def test_docs_loads_exactly_the_files_it_uses(client):
     page = _tags(client.get("/docs").get_data(as_text=True))
-    loaded = {a.get("src") or a.get("href") for t, a in page.tags if t in ("script", "link")}
+    loaded = {(a.get("src") or a.get("href")).split("?")[0] for t, a in page.tags if t in ("script", "link")}
     assert loaded == set(USED)
     for url, mimetype in USED.items():
         resp = client.get(url)
@@ -125,6 +125,21 @@ def test_favicon_svg_is_an_svg_drawing(client):
 def test_the_favicons_are_in_the_openapi_document(client):
     paths = client.get("/openapi.yaml").get_data(as_text=True)
     assert "\n  /favicon.ico:\n" in paths and "\n  /favicon.svg:\n" in paths
+
+
+def test_the_page_links_versioned_assets_cached_for_good(client):
+    page = _tags(client.get("/docs").get_data(as_text=True))
+    links = [a.get("src") or a.get("href") for t, a in page.tags if t in ("script", "link")]
+    versioned = [link for link in links if link.startswith("/docs/assets/")]
+    assert len(versioned) == 4 and all(re.fullmatch(r"/docs/assets/[\w.-]+\?v=[0-9a-f]{16}", v) for v in versioned)
+    for link in versioned:
+        resp = client.get(link)
+        assert resp.status_code == 200
+        assert resp.cache_control.immutable and resp.cache_control.max_age == 31_536_000, link
+        bare = client.get(link.split("?")[0])
+        assert bare.data == resp.data and not bare.cache_control.immutable and bare.cache_control.max_age == 3600
+    stale = client.get(versioned[0].split("?")[0] + "?v=0000000000000000")
+    assert not stale.cache_control.immutable
 
 
 def test_assets_revalidate(client):
