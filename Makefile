@@ -11,7 +11,7 @@ TEST_LOCK := requirements-test.lock
 RUNTIME := $(VENV)/.runtime-installed
 TESTING := $(VENV)/.test-installed
 
-.PHONY: install test run clean vectors bench perft lock
+.PHONY: install test run clean vectors bench audit perft lock
 
 $(RUNTIME): $(LOCK) pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -57,6 +57,11 @@ perft: $(RUNTIME)
 bench: $(RUNTIME)
 	$(PY) bench/bench.py
 	$(PY) bench/pictures.py
+
+# The pages at 320, 375 and 1280 px, light and dark: sideways overflow and axe-core's
+# findings; Lighthouse's mobile scores for / and /docs when `npx lighthouse` runs.
+audit: $(TESTING)
+	$(PY) bench/audit.py
 
 # The lock files, after a change of dependencies in pyproject.toml: pip-tools'
 # pip-compile, in a virtual environment of its own, pins every package with

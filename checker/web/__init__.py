@@ -8,9 +8,8 @@ them and answers back (request → schema → checker → schema → response):
 - :mod:`~checker.web.budget`    the work budget without Flask: batches yield, a cap on expensive requests
 - :mod:`~checker.web.endpoints` the endpoint declarations; the body in, the answer out
 - :mod:`~checker.web.api`, :mod:`~checker.web.meta`, :mod:`~checker.web.health`, :mod:`~checker.web.docs`,
-    from . import api, docs, health, meta, pages, pictures, playground, rules_page
-
-    return [api.bp, meta.bp, health.bp, docs.bp, playground.bp, rules_page.bp, pictures.bp, pages.bp]
+  :mod:`~checker.web.favicon`, :mod:`~checker.web.playground`, :mod:`~checker.web.rules_page`,
+  :mod:`~checker.web.pictures`, :mod:`~checker.web.pages`  the endpoints, declared with their views
 - :mod:`~checker.web.observe`   request ids, the JSON request log, metrics
 - :mod:`~checker.web.openapi`   the OpenAPI document, built from the declarations
 
@@ -58,9 +57,9 @@ def create_app(settings: dict | None = None) -> Flask:
 def blueprints() -> list:
     """The service's blueprints, in the order the app registers them and the
     OpenAPI document lists their endpoints."""
-    from . import api, docs, health, meta, pages, pictures, playground, rules_page
+    from . import api, docs, favicon, health, meta, pages, pictures, playground, rules_page
 
-    return [api.bp, meta.bp, health.bp, docs.bp, playground.bp, rules_page.bp, pictures.bp, pages.bp]
+    return [api.bp, meta.bp, health.bp, docs.bp, favicon.bp, playground.bp, rules_page.bp, pictures.bp, pages.bp]
 
 
 def _cors(app: Flask) -> None:

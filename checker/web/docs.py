@@ -3,10 +3,16 @@ working offline.
 
 It serves only the files the page uses: Swagger UI's stylesheet and script
 (from the swagger-ui-bundle package) and the page's own start-up script
-(``static/docs.js``, package data); every other name under ``/docs/assets/``
+(``static/docs.js``) and stylesheet (``static/docs.css``: swagger-ui's
+colours made AA, in light and dark, and its layout fitted to a phone), both
+package data; every other name under ``/docs/assets/``
 (swagger-ui's ``index.html``, its Petstore demo initializer,
 ``oauth2-redirect.html``, source maps) is a 404.  The page has the same
-security headers as the playground (:mod:`checker.web.security`).
+security headers as the playground (:mod:`checker.web.security`).  Its
+scripts are deferred (the page paints before Swagger UI is parsed), in the
+order they are listed.  The page links each asset with its version
+(``?v=`` and its content's hash), answered as immutable for a year; any
+other request of an asset is cached for an hour and revalidated.
 
 >>> from checker.web import create_app
 >>> client = create_app({"TESTING": True}).test_client()
@@ -16,13 +22,15 @@ security headers as the playground (:mod:`checker.web.security`).
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from importlib import resources
 
 from flask import Response, request
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import NotFound
 
-from . import security
+from . import favicon, security
 from .endpoints import Blueprint, Content
 
 bp = Blueprint("docs", __name__)
@@ -34,22 +42,51 @@ ASSETS = {
     "swagger-ui.css": (swagger_ui_path, "text/css; charset=utf-8"),
     "swagger-ui-bundle.js": (swagger_ui_path, "text/javascript; charset=utf-8"),
     "docs.js": (_OWN, "text/javascript; charset=utf-8"),
+    "docs.css": (_OWN, "text/css; charset=utf-8"),
 }
 """The files the page loads: name -> (folder, content type)."""
+
+REVALIDATED_AGE = 3600
+IMMUTABLE_AGE = 31_536_000
+
+
+@functools.cache
+def _content(name: str) -> bytes:
+    folder, _ = ASSETS[name]
+    return folder.joinpath(name).read_bytes()
+
+
+@functools.cache
+def version(name: str) -> str:
+    """The asset's version: the start of its content's SHA-256."""
+    return hashlib.sha256(_content(name)).hexdigest()[:16]
+
+
+def url(name: str) -> str:
+    """The page's link to an asset, versioned (``?v=``): that URL's content never changes."""
+    return f"{ASSET_PATH}{name}?v={version(name)}"
+
 
 _PAGE = f"""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <title>Hexodic move-legality checker: API</title>
-<link rel="stylesheet" href="{ASSET_PATH}swagger-ui.css">
+<link rel="icon" href="{favicon.SVG_PATH}" type="image/svg+xml">
+<link rel="stylesheet" href="{url("swagger-ui.css")}">
+<link rel="stylesheet" href="{url("docs.css")}">
+<script defer src="{url("swagger-ui-bundle.js")}"></script>
+<script defer src="{url("docs.js")}"></script>
 </head>
 <body>
+<main>
+<h1>Hexodic move-legality checker: the HTTP API</h1>
 <p><a href="/rules">The rules reference</a> (every rule id and decided reading, in full) ·
 <a href="/">The playground</a></p>
 <div id="swagger-ui"></div>
-<script src="{ASSET_PATH}swagger-ui-bundle.js"></script>
-<script src="{ASSET_PATH}docs.js"></script>
+</main>
 </body>
 </html>
 """
@@ -64,9 +101,12 @@ def page():
 def asset(name: str):
     if name not in ASSETS:
         raise NotFound()
-    folder, content_type = ASSETS[name]
-    resp = Response(folder.joinpath(name).read_bytes(), content_type=content_type)
+    resp = Response(_content(name), content_type=ASSETS[name][1])
     resp.cache_control.public = True
-    resp.cache_control.max_age = 3600
+    if request.args.get("v") == version(name):     # the page's versioned link: cached for good
+        resp.cache_control.max_age = IMMUTABLE_AGE
+        resp.cache_control.immutable = True
+    else:
+        resp.cache_control.max_age = REVALIDATED_AGE
     resp.add_etag()
     return security.asset(resp.make_conditional(request))

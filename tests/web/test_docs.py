@@ -12,12 +12,17 @@ from html.parser import HTMLParser
 import pytest
 from swagger_ui_bundle import swagger_ui_path
 
+from .accessibility import assert_accessible
 from .gunicorn_server import running_gunicorn
 from .test_playground import CHROMIUM, CHROMIUM_ARGS, _missing_browser
 
 HEADERS = ("Content-Security-Policy", "Referrer-Policy", "X-Content-Type-Options", "X-Frame-Options")
 USED = {"/docs/assets/swagger-ui.css": "text/css", "/docs/assets/swagger-ui-bundle.js": "text/javascript",
-        "/docs/assets/docs.js": "text/javascript"}
+        "/docs/assets/docs.js": "text/javascript", "/docs/assets/docs.css": "text/css",
+        "/favicon.svg": "image/svg+xml"}
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+WIDTHS = (320, 375, 1280)
+SCHEMES = ("light", "dark")
 
 
 class _Tags(HTMLParser):
@@ -65,7 +70,7 @@ def test_docs_runs_no_inline_script_or_style(client):
 
 def test_docs_loads_exactly_the_files_it_uses(client):
     page = _tags(client.get("/docs").get_data(as_text=True))
-    loaded = {a.get("src") or a.get("href") for t, a in page.tags if t in ("script", "link")}
+    loaded = {(a.get("src") or a.get("href")).split("?")[0] for t, a in page.tags if t in ("script", "link")}
     assert loaded == set(USED)
     for url, mimetype in USED.items():
         resp = client.get(url)
@@ -76,11 +81,65 @@ def test_docs_loads_exactly_the_files_it_uses(client):
 
 def test_every_other_file_of_the_bundle_is_a_404(client):
     others = sorted(p.name for p in swagger_ui_path.iterdir() if p.name not in ("swagger-ui.css", "swagger-ui-bundle.js"))
+    assert "docs.css" not in others
     # the demo page, its Petstore initializer and the OAuth2 redirect page are among them
     assert {"index.html", "swagger-initializer.js", "oauth2-redirect.html"} <= set(others)
     for name in others + ["favicon.ico", "..%2f__init__.py", "../__init__.py"]:
         resp = client.get(f"/docs/assets/{name}")
         assert resp.status_code == 404 and resp.mimetype == "application/problem+json", name
+
+
+def test_docs_page_is_fit_for_a_phone_and_a_screen_reader(client):
+    page = _tags(client.get("/docs").get_data(as_text=True))
+    metas = {a.get("name"): a.get("content") for t, a in page.tags if t == "meta"}
+    assert "width=device-width" in metas["viewport"] and "initial-scale=1" in metas["viewport"]
+    assert metas["color-scheme"] == "light dark"
+    tags = [t for t, _ in page.tags]
+    assert tags.count("main") == 1 and tags.count("h1") == 1 and tags.index("h1") > tags.index("main")
+    # scripts deferred: the page paints before Swagger UI's 1 MB bundle is parsed, and they run in order
+    scripts = [a["src"].split("?")[0] for t, a in page.tags if t == "script"]
+    assert scripts == ["/docs/assets/swagger-ui-bundle.js", "/docs/assets/docs.js"]
+    assert all("defer" in a for t, a in page.tags if t == "script")
+    icons = [a for t, a in page.tags if t == "link" and a.get("rel") == "icon"]
+    assert icons == [{"rel": "icon", "href": "/favicon.svg", "type": "image/svg+xml"}]
+
+
+def test_favicon_ico_is_a_cacheable_png(client):
+    ico = client.get("/favicon.ico")
+    assert ico.status_code == 200 and ico.mimetype == "image/png"
+    assert ico.data.startswith(PNG_MAGIC)
+    width, height = int.from_bytes(ico.data[16:20], "big"), int.from_bytes(ico.data[20:24], "big")   # IHDR
+    assert (width, height) == (32, 32)
+    assert ico.cache_control.public and ico.cache_control.max_age >= 3600
+    again = client.get("/favicon.ico", headers={"If-None-Match": ico.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_favicon_svg_is_an_svg_drawing(client):
+    svg = client.get("/favicon.svg")
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+    assert svg.data.lstrip().startswith(b"<svg") and b"<script" not in svg.data
+    assert svg.cache_control.public and svg.cache_control.max_age >= 3600
+
+
+def test_the_favicons_are_in_the_openapi_document(client):
+    paths = client.get("/openapi.yaml").get_data(as_text=True)
+    assert "\n  /favicon.ico:\n" in paths and "\n  /favicon.svg:\n" in paths
+
+
+def test_the_page_links_versioned_assets_cached_for_good(client):
+    page = _tags(client.get("/docs").get_data(as_text=True))
+    links = [a.get("src") or a.get("href") for t, a in page.tags if t in ("script", "link")]
+    versioned = [link for link in links if link.startswith("/docs/assets/")]
+    assert len(versioned) == 4 and all(re.fullmatch(r"/docs/assets/[\w.-]+\?v=[0-9a-f]{16}", v) for v in versioned)
+    for link in versioned:
+        resp = client.get(link)
+        assert resp.status_code == 200
+        assert resp.cache_control.immutable and resp.cache_control.max_age == 31_536_000, link
+        bare = client.get(link.split("?")[0])
+        assert bare.data == resp.data and not bare.cache_control.immutable and bare.cache_control.max_age == 3600
+    stale = client.get(versioned[0].split("?")[0] + "?v=0000000000000000")
+    assert not stale.cache_control.immutable
 
 
 def test_assets_revalidate(client):
@@ -123,5 +182,48 @@ def test_docs_works_in_a_browser_under_its_csp(base):
             assert re.match(r"\s*200\b", status.first.inner_text())
             assert page.evaluate("window.__csp") == []
             assert errors == []
+        finally:
+            browser.close()
+
+
+def _fits(page) -> None:
+    scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert scroll <= inner, f"the page is {scroll} px wide in a {inner}-px window"
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_docs_fits_the_screen_and_axe_finds_nothing_serious(base, width, scheme):
+    """At a phone's and a desktop's width, light and dark: the viewport tag, no
+    sideways scrolling and no serious or critical axe-core finding, on load and
+    with an operation open for "Try it out" (its request body's textarea shown).
+    Nothing of swagger-ui's is excluded: its colours and markup are set by
+    static/docs.css and static/docs.js."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport={"width": width, "height": 812}, color_scheme=scheme)
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            page.goto(base + "docs")
+            page.wait_for_selector("#operations-default-post_v1_check")
+            assert "width=device-width" in page.locator('meta[name="viewport"]').get_attribute("content")
+            assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+            _fits(page)
+            assert_accessible(page)
+            operation = page.locator("#operations-default-post_v1_check")
+            operation.locator(".opblock-summary").click()
+            try_out = operation.locator(".try-out__btn")    # open already (tryItOutEnabled): close it, press it
+            assert try_out.inner_text().strip() == "Cancel"
+            try_out.click()
+            assert try_out.inner_text().strip() == "Try it out"
+            try_out.click()
+            body = operation.locator("textarea.body-param__text")
+            body.wait_for()
+            assert body.get_attribute("aria-label") == "Request body (JSON)"
+            _fits(page)
+            assert_accessible(page)
         finally:
             browser.close()

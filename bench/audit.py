@@ -1,0 +1,147 @@
+"""The pages on a phone and at desktop size, light and dark: sideways overflow,
+axe-core findings and (when it can be run) Lighthouse's mobile scores.
+
+Run from the repository root with ``make audit`` (or ``.venv/bin/python
+bench/audit.py``) after ``make .venv/.test-installed``: it needs the test
+extras (Playwright, axe-playwright-python) and Chromium at /usr/bin/chromium
+(``CHROME_PATH`` overrides).  It starts the real gunicorn on loopback
+(gunicorn.conf.py, as the browser tests do), and prints for ``/``, ``/docs``,
+``/rules``, a ``/check`` and a ``/game`` permalink at 320, 375 and 1280 px,
+in the light and the dark colour scheme:
+
+- the document's ``scrollWidth`` and the window's ``innerWidth`` (a page
+  wider than the screen scrolls sideways);
+- axe-core's serious + critical violations (rules and nodes) and all its
+  violations (rules), on the whole page, third-party markup included;
+
+then, when ``npx lighthouse`` runs (Lighthouse is not a dependency of the
+repository: ``npm install -g lighthouse``, or let npx fetch it), Lighthouse's
+mobile accessibility and performance scores and first contentful paint for
+``/`` and ``/docs``.  Without Lighthouse it says so and prints the rest.
+
+Figures, not pass/fail: the browser tests assert the thresholds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from checker.notation import START_HPN  # noqa: E402
+from tests.web.accessibility import FAILING_IMPACTS  # noqa: E402
+from tests.web.gunicorn_server import running_gunicorn  # noqa: E402
+from tests.web.test_playground import CHROMIUM_ARGS  # noqa: E402
+
+CHROME = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
+WIDTHS = (320, 375, 1280)
+SCHEMES = ("light", "dark")
+PAGES = {
+    "/": "",
+    "/docs": "docs",
+    "/rules": "rules",
+    "/check": "check?" + urlencode({"position": START_HPN, "turn": "d4 +c3"}),
+    "/game": "game?" + urlencode({"turns": "c3 +d4;e5 +d4;e5 +d5"}),
+}
+LIGHTHOUSE_PAGES = ("/", "/docs")
+SETTLED = {"/docs": "#operations-default-post_v1_check"}   # a page that renders after load: wait for this
+
+
+def _axe(page) -> tuple[int, int, int]:
+    """(serious+critical rules, their nodes, all violated rules) on the page as it is."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    failing = [v for v in found if v.get("impact") in FAILING_IMPACTS]
+    return len(failing), sum(len(v["nodes"]) for v in failing), len(found)
+
+
+def browser_rows(base: str) -> list[list[str]]:
+    from playwright.sync_api import sync_playwright
+
+    rows = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROME, args=CHROMIUM_ARGS)
+        try:
+            for name, path in PAGES.items():
+                for scheme in SCHEMES:
+                    for width in WIDTHS:
+                        context = browser.new_context(viewport={"width": width, "height": 812},
+                                                      color_scheme=scheme)
+                        page = context.new_page()
+                        page.set_default_timeout(15_000)
+                        page.goto(base + path, wait_until="load")
+                        if name in SETTLED:
+                            page.wait_for_selector(SETTLED[name])
+                        scroll, inner = page.evaluate(
+                            "[document.documentElement.scrollWidth, window.innerWidth]")
+                        rules, nodes, total = _axe(page)
+                        rows.append([name, scheme, str(width), f"{scroll}/{inner}",
+                                     "yes" if scroll > inner else "no", f"{rules} ({nodes} nodes)", str(total)])
+                        context.close()
+        finally:
+            browser.close()
+    return rows
+
+
+def lighthouse(url: str) -> tuple[str, str, str] | str:
+    """(accessibility, performance, first contentful paint) for ``url``, mobile
+    preset; a string saying why not when Lighthouse cannot be run."""
+    npx = shutil.which("npx")
+    if npx is None:
+        return "npx is not on PATH"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "report.json"
+        cmd = [npx, "--yes", "lighthouse", url, "--quiet", "--output=json", f"--output-path={out}",
+               "--only-categories=accessibility,performance",
+               "--chrome-flags=--headless --no-sandbox --disable-gpu"]
+        try:
+            done = subprocess.run(cmd, env=os.environ | {"CHROME_PATH": CHROME}, capture_output=True,
+                                  text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            return "lighthouse did not finish within 300 s"
+        if done.returncode != 0 or not out.exists():
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            return f"lighthouse is not available or failed ({done.returncode}): {last}"
+        report = json.loads(out.read_text())
+    cats, audits = report["categories"], report["audits"]
+    return (f"{round(cats['accessibility']['score'] * 100)}", f"{round(cats['performance']['score'] * 100)}",
+            audits["first-contentful-paint"]["displayValue"])
+
+
+def table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in [headers] + rows) for i in range(len(headers))]
+    line = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
+    return "\n".join([line(headers), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in rows])
+
+
+def main() -> int:
+    with running_gunicorn(GUNICORN_ACCESS_LOG="") as srv:
+        print("Pages in headless Chromium (axe-core via axe-playwright-python, whole page):\n")
+        print(table(["page", "scheme", "width", "scrollWidth/innerWidth", "overflow",
+                     "axe serious+critical", "axe all"], browser_rows(srv.base)))
+        print("\nLighthouse, mobile preset:\n")
+        rows, missing = [], None
+        for name in LIGHTHOUSE_PAGES:
+            got = lighthouse(srv.base + PAGES[name])
+            if isinstance(got, str):
+                missing = got
+                break
+            rows.append([name, *got])
+        if missing:
+            print(f"Lighthouse not run: {missing}")
+        else:
+            print(table(["page", "accessibility", "performance", "first contentful paint"], rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
