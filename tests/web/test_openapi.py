@@ -387,3 +387,18 @@ def test_the_503s_are_documented_where_they_are_answered(doc):
             assert "headers" not in responses["503"]
         else:
             assert "503" not in responses, f"{method} {path} documents a 503 it never answers"
+
+
+def test_the_error_table_of_the_contract_lists_every_documented_error_status(doc):
+    """Every 4xx/5xx status an operation of openapi.yaml declares has a row in
+    docs/api.md's error table (408 and 503 were once missing), and the table
+    names no 5xx the service never sends."""
+    text = API_MD.read_text(encoding="utf-8")
+    section = text.split("## Errors", 1)[1].split("\n## ", 1)[0]
+    listed = set()
+    for row in re.findall(r"^\| ([0-9, ]+) \|", section, flags=re.M):
+        listed |= {s.strip() for s in row.split(",")}
+    declared = {status for _, _, op in _operations(doc) for status in op.get("responses", {})
+                if status[0] in "45"}
+    assert declared - listed == set(), f"error statuses missing from docs/api.md: {sorted(declared - listed)}"
+    assert {s for s in listed if s[0] == "5"} <= declared
