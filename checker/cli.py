@@ -334,8 +334,8 @@ def _cmd_legal(args, reader: _Reader) -> int:
     if args.shape is not None:
         body["shape"] = _filter_value(args.shape, "--shape")
     with _worded(_labeller({"position": pos_label, "project": "--project", "shape": "--shape"})):
-        position, turns = legal_turns_request.run(legal_turns_request.load(body))
-    dumped = legal_turns_request.dump((position, turns))
+        position, turns, form = legal_turns_request.run(legal_turns_request.load(body))
+    dumped = legal_turns_request.dump((position, turns, form))
     if args.json:
         _print_json(dumped)
         return EXIT_OK

@@ -35,11 +35,12 @@ from .turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Turn
 
 __all__ = ["legal_shapes", "mandating_shapes", "echo_capture_cells", "echo_lock_cells", "legal_turns"]
 
-# Interned parts: every possible Shape and Echo, made once.
-_RAISES = tuple(Shape(RAISE, c) for c in board.CELLS)
-_LOWERS = tuple(Shape(LOWER, c) for c in board.CELLS)
-_CAPTURES = tuple(Echo(CAPTURE, c) for c in board.CELLS)
-_LOCKS = tuple(Echo(LOCK, c) for c in board.CELLS)
+# Interned parts: every possible Shape and Echo, made once.  Every turn legal_turns returns holds
+# these very objects (schemas/writers.py looks their JSON up by identity).
+RAISES = tuple(Shape(RAISE, c) for c in board.CELLS)
+LOWERS = tuple(Shape(LOWER, c) for c in board.CELLS)
+CAPTURES = tuple(Echo(CAPTURE, c) for c in board.CELLS)
+LOCKS = tuple(Echo(LOCK, c) for c in board.CELLS)
 
 
 def legal_shapes(tiers: Sequence[int], locked: Sequence[bool], landing: Cell,
@@ -52,9 +53,9 @@ def legal_shapes(tiers: Sequence[int], locked: Sequence[bool], landing: Cell,
             continue
         t = tiers[c]
         if t < 2:
-            out.append(_RAISES[c])
+            out.append(RAISES[c])
         if t > 0 and lowers_left > 0:
-            out.append(_LOWERS[c])
+            out.append(LOWERS[c])
     return out
 
 
@@ -193,7 +194,7 @@ def _add_echoes(out: list[Turn], p, s: Shape | None, tiers: Sequence[int], cap_c
     new_tier = 0 if s is None else tiers[sc] + (1 if s.kind == RAISE else -1)
     for c in cap_cells:
         if (new_tier if c == sc else tiers[c]) >= 1:
-            out.append(Turn(p, s, _CAPTURES[c]))
+            out.append(Turn(p, s, CAPTURES[c]))
     for c in lock_cells:
         if (new_tier if c == sc else tiers[c]) == 2:
-            out.append(Turn(p, s, _LOCKS[c]))
+            out.append(Turn(p, s, LOCKS[c]))

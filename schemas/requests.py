@@ -9,7 +9,7 @@ from checker.notation import NotationError, parse_hpn, parse_htn
 
 from .fields import MAX_HPN_LENGTH, MAX_HTN_LENGTH, CellListField
 from .position import PositionField, fast_position
-from .turn import ProjectFilterField, ShapeFilterField, TurnField
+from .turn import ProjectFilterField, ShapeFilterField, TurnField, TurnForm
 
 MAX_HISTORY = 60      # a game has at most 60 half-moves
 MAX_BATCH = 1000
@@ -99,6 +99,9 @@ class LegalTurnsRequestSchema(Schema):
                        "(c3, c3-c4, skip)."})
     shape = ShapeFilterField(load_default=None, allow_none=True, metadata={
         "description": "With project: only turns with this Shape: a JSON Shape or an HTN token (+d4, -d4)."})
+    form = fields.Enum(TurnForm, by_value=True, load_default=TurnForm.OBJECTS, metadata={
+        "description": "How each turn is written: objects ({htn, turn}, the default) or htn (the HTN string only, "
+                       "about a tenth of the bytes)."})
 
 
 class ValidateRequestSchema(Schema):

@@ -10,6 +10,8 @@ or absent::
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from checker import board
@@ -116,6 +118,13 @@ class ShapeFilterField(TextOrObject):
     notation = "HTN"
     text_kind = "an HTN Shape token"
     max_length = 16
+
+
+class TurnForm(StrEnum):
+    """How a list of turns is written (``POST /v1/legal-turns``, ``form``)."""
+
+    OBJECTS = "objects"   # each turn {"htn": ..., "turn": {...}}: the default
+    HTN = "htn"           # each turn its HTN string only, about a tenth of the bytes
 
 
 def project_to_json(project) -> dict:

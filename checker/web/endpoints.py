@@ -115,7 +115,12 @@ def load_query(schema: Schema) -> dict:
 
 def reply(data, status: int = 200) -> Response:
     """A JSON answer (written by :func:`checker.web.pipeline.encode`)."""
-    return Response(encode(data), status=status, mimetype=JSON, headers={"Hexodic-Rules-Version": RULES_VERSION})
+    return reply_text(encode(data), status)
+
+
+def reply_text(text: bytes, status: int = 200) -> Response:
+    """A JSON answer already written as JSON text."""
+    return Response(text, status=status, mimetype=JSON, headers={"Hexodic-Rules-Version": RULES_VERSION})
 
 
 def revalidated(body: bytes, content_type: str) -> Response:
@@ -198,6 +203,9 @@ class Blueprint(flask.Blueprint):
         if operation.request is None:
             def view():
                 return reply(operation())
+        elif operation.writer is not None:
+            def view():
+                return reply_text(operation.text(body()))
         else:
             def view():
                 answer = operation(body())

@@ -21,7 +21,7 @@ from checker import RULES_VERSION
 from checker.notation import START_HPN
 from schemas.fields import CellField, CellListField
 from schemas.position import CellStateSchema, PositionField, PositionObjectSchema
-from schemas.responses import ProblemSchema
+from schemas.responses import ProblemSchema, TurnListField, TurnOutSchema
 from schemas.turn import (EchoSchema, ProjectFilterField, ProjectSchema, ShapeFilterField, ShapeSchema,
                           TurnField, TurnObjectSchema)
 
@@ -49,6 +49,10 @@ def _custom_fields(self, field, **kwargs) -> dict:
         return {"oneOf": [{"type": "string", "example": "c3"}, {"$ref": _REF + "Project"}]}
     if isinstance(field, ShapeFilterField):
         return {"oneOf": [{"type": "string", "example": "+d4"}, {"$ref": _REF + "Shape"}]}
+    if isinstance(field, TurnListField):
+        # anyOf: the empty list is both
+        return {"anyOf": [{"type": "array", "items": {"$ref": _REF + "TurnOut"}},
+                          {"type": "array", "items": {"type": "string", "example": "c3 +d4"}}]}
     if isinstance(field, fields.Dict) and "additionalProperties" in field.metadata:
         return {"additionalProperties": field.metadata["additionalProperties"]}
     if isinstance(field, CellField):
@@ -84,7 +88,7 @@ _ERRORS_EXPENSIVE = {
 
 # The components _custom_fields refers to by name.
 _FIELD_COMPONENTS = (ProjectSchema, ShapeSchema, EchoSchema, CellStateSchema, PositionObjectSchema,
-                     TurnObjectSchema)
+                     TurnObjectSchema, TurnOutSchema)
 
 
 def _schema_classes(node) -> Iterator[type[Schema]]:

@@ -32,6 +32,7 @@ from checker.legality import Verdict, check, validate
 from checker.position import Position
 from checker.replay import replay
 from schemas.compiled import dumper
+from schemas.writers import legal_turns_json
 from schemas.perft import PerftRequestSchema, PerftSchema
 from schemas.requests import (BatchRequestSchema, CheckRequestSchema, LegalTurnsRequestSchema, ReplayRequestSchema,
                               ValidateRequestSchema, load_check_request)
@@ -133,13 +134,18 @@ class Operation:
     batch item's ``("items", "3")``); without a request it takes nothing.
 
     Calling the operation does all three: ``check_request(data) -> dict``.
+    :meth:`text` does the same and writes the answer as JSON text, with
+    ``writer`` when one is given: a function of ``run``'s result writing the
+    JSON text of what ``response`` dumps, faster (checked equal by the tests).
     """
 
     def __init__(self, run: Callable[..., Any], response: type[Schema], request: type[Schema] | None = None,
-                 loader: Callable[[Any], dict] | None = None, many: bool = False):
+                 loader: Callable[[Any], dict] | None = None, many: bool = False,
+                 writer: Callable[[Any], bytes] | None = None):
         self.run, self.response, self.request, self.many = run, response, request, many
         self._load = loader or (request().load if request is not None else None)
         self._dump = dumper(response)
+        self.writer = writer
 
     def load(self, data, at: Path = ()) -> dict:
         """The body loaded; a :class:`SchemaError` when it does not match."""
@@ -149,10 +155,16 @@ class Operation:
         """The answer's JSON value (dicts and lists), as the response schema dumps it."""
         return [self._dump(v) for v in value] if self.many else self._dump(value)
 
+    def _value(self, data, at: Path):
+        return self.run() if self.request is None else self.run(self.load(data, at), at)
+
     def __call__(self, data=None, at: Path = ()):
-        if self.request is None:
-            return self.dump(self.run())
-        return self.dump(self.run(self.load(data, at), at))
+        return self.dump(self._value(data, at))
+
+    def text(self, data=None, at: Path = ()) -> bytes:
+        """The answer as JSON text (:func:`encode`, or the ``writer``)."""
+        value = self._value(data, at)
+        return encode(self.dump(value)) if self.writer is None else self.writer(value)
 
 
 def _judge(data: dict, at: Path = ()) -> Verdict:
@@ -193,11 +205,12 @@ replay_request = Operation(_replay, ReplaySchema, ReplayRequestSchema)
 
 def _legal_turns(data: dict, at: Path = ()):
     position = consistent(data["position"], *at, "position")
-    return position, legal_turns(position, data["project"], data["shape"])
+    return position, legal_turns(position, data["project"], data["shape"]), data["form"]
 
 
-legal_turns_request = Operation(_legal_turns, LegalTurnsSchema, LegalTurnsRequestSchema)
-"""``POST /v1/legal-turns``: every legal turn, or those beginning with the given Project (and Shape)."""
+legal_turns_request = Operation(_legal_turns, LegalTurnsSchema, LegalTurnsRequestSchema, writer=legal_turns_json)
+"""``POST /v1/legal-turns``: every legal turn, or those beginning with the given Project (and Shape), as
+objects or HTN strings; written as JSON text directly (schemas/writers.py)."""
 
 
 def _validate(data: dict, at: Path = ()):

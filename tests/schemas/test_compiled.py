@@ -12,6 +12,7 @@ from checker.replay import replay
 from checker.vectors import load
 from checker.notation import parse_hpn, parse_htn
 from schemas.compiled import dumper
+from schemas.turn import TurnForm
 from schemas.responses import (LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidationSchema,
                                VerdictSchema)
 
@@ -47,7 +48,8 @@ def test_legal_turns_validate_start_rules_and_replay():
         ts = legal_turns(pos)
         t = rng.choice(ts)
         turns.append(t)
-        assert dumper(LegalTurnsSchema)((pos, ts)) == LegalTurnsSchema().dump((pos, ts))
+        for form in TurnForm:
+            assert dumper(LegalTurnsSchema)((pos, ts, form)) == LegalTurnsSchema().dump((pos, ts, form))
         assert dumper(ValidationSchema)(validate(pos)) == ValidationSchema().dump(validate(pos))
         pos = check(pos, t).outcome.position
     inconsistent = pos.replace(half_moves=pos.half_moves + 1)

@@ -499,6 +499,29 @@ def test_start_position_has_480_legal_turns(client):
     assert keys == sorted(keys)
 
 
+def test_legal_turns_in_the_htn_form(client):
+    """form htn: the same turns, in the same order, each its HTN string only (the objects' htn)."""
+    _, objects = post(client, "/v1/legal-turns", {"position": CAPTURE_HPN})
+    resp, body = post(client, "/v1/legal-turns", {"position": CAPTURE_HPN, "form": "htn"})
+    assert resp.status_code == 200
+    assert list(body) == ["rules_version", "count", "turns"]
+    assert body["count"] == objects["count"] == len(body["turns"])
+    assert body["turns"] == [t["htn"] for t in objects["turns"]]
+    assert all(normalised(t["turn"]) == htn_to_turn(h) for t, h in zip(objects["turns"], body["turns"]))
+    assert len(resp.get_data()) * 5 < len(post(client, "/v1/legal-turns", {"position": CAPTURE_HPN})[0].get_data())
+    _, explicit = post(client, "/v1/legal-turns", {"position": CAPTURE_HPN, "form": "objects"})
+    assert explicit == objects
+    _, start = post(client, "/v1/legal-turns", {"position": START_HPN, "project": "c3", "form": "htn"})
+    assert start["turns"] == [f"c3 +{s}" for s in within("c3")]
+
+
+@pytest.mark.parametrize("form", ["HTN", "json", "", None, 1])
+def test_legal_turns_form_must_be_objects_or_htn(client, form):
+    resp, body = post(client, "/v1/legal-turns", {"position": START_HPN, "form": form})
+    assert resp.status_code == 422
+    assert [e["path"] for e in body["errors"]] == ["form"]
+
+
 def test_legal_turns_with_history_and_json_position(client):
     resp, body = post(client, "/v1/legal-turns", {"position": START_JSON, "history": []})
     assert resp.status_code == 200 and body["count"] == 480

@@ -273,7 +273,7 @@ def _operations(doc):
 # the request bodies of docs/api.md: every field, and which are required
 REQUEST_BODIES = {
     "/v1/check": ({"position", "turn", "history"}, {"position", "turn"}),
-    "/v1/legal-turns": ({"position", "history", "project", "shape"}, {"position"}),
+    "/v1/legal-turns": ({"position", "history", "project", "shape", "form"}, {"position"}),
     "/v1/validate": ({"position"}, {"position"}),
 }
 
