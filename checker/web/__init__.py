@@ -11,6 +11,7 @@ them and answers back (request → schema → checker → schema → response):
   :mod:`~checker.web.favicon`, :mod:`~checker.web.playground`, :mod:`~checker.web.rules_page`,
   :mod:`~checker.web.pictures`, :mod:`~checker.web.pages`  the endpoints, declared with their views
 - :mod:`~checker.web.observe`   request ids, the JSON request log, metrics
+- :mod:`~checker.web.compression` gzip for large answers, in one place
 - :mod:`~checker.web.openapi`   the OpenAPI document, built from the declarations
 
 >>> app = create_app({"TESTING": True})
@@ -36,7 +37,7 @@ def create_app(settings: dict | None = None) -> Flask:
     from flask import Flask
     from werkzeug.middleware.proxy_fix import ProxyFix
 
-    from . import config, errors, observe
+    from . import compression, config, errors, observe
 
     app = Flask(__name__, static_folder=None)  # assets are served by their blueprints
     app.config.update(config.from_env())
@@ -51,6 +52,7 @@ def create_app(settings: dict | None = None) -> Flask:
         n = app.config["PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=0, x_proto=n, x_host=n)
     _cors(app)
+    compression.init_app(app)   # last registered, so it runs first: the hooks above see what is sent
     return app
 
 

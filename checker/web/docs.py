@@ -108,5 +108,5 @@ def asset(name: str):
         resp.cache_control.immutable = True
     else:
         resp.cache_control.max_age = REVALIDATED_AGE
-    resp.add_etag()
+    resp.set_etag(version(name))
     return security.asset(resp.make_conditional(request))

@@ -123,12 +123,15 @@ def reply_text(text: bytes, status: int = 200) -> Response:
     return Response(text, status=status, mimetype=JSON, headers={"Hexodic-Rules-Version": RULES_VERSION})
 
 
-def revalidated(body: bytes, content_type: str) -> Response:
+def revalidated(body: bytes, content_type: str, etag: str | None = None) -> Response:
     """A page or an asset the browser revalidates each time (``no-cache`` and an
-    ETag; a 304 when its copy is current)."""
+    ETag, ``etag`` or the body's hash; a 304 when its copy is current)."""
     resp = Response(body, content_type=content_type)
     resp.headers["Cache-Control"] = "no-cache"
-    resp.add_etag()
+    if etag is None:
+        resp.add_etag()
+    else:
+        resp.set_etag(etag)
     return resp.make_conditional(flask.request)
 
 

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from importlib import resources
-
-from flask import Response
 
 from checker.answers import schema
 from checker.vectors import SHIPPED
 
 from . import openapi
-from .endpoints import JSON, Blueprint, Content, reply
+from .endpoints import JSON, Blueprint, Content, reply, revalidated
 
 bp = Blueprint("meta", __name__)
 
@@ -18,12 +18,28 @@ bp = Blueprint("meta", __name__)
 @bp.declare("GET", "/v1/vectors", "Conformance vectors", answer=Content(
     "application/x-ndjson", {"type": "string"},
     "The conformance vectors as JSON Lines: a header line {format, version, rules_version, count}, then one "
-    "vector per line {id, description, position, history, turn, legal, violations, after, game}."))
+    "vector per line {id, description, position, history, turn, legal, violations, after, game}."),
+    conditional=True)
 def vectors():
     """The conformance vectors, as shipped (JSON Lines, header first)."""
-    body = resources.files("checker.data").joinpath(SHIPPED).read_bytes()
-    return Response(body, mimetype="application/x-ndjson",
-                    headers={"Content-Disposition": 'inline; filename="hexodic-vectors.jsonl"'})
+    body, etag = _vectors()
+    resp = revalidated(body, "application/x-ndjson", etag)
+    resp.headers["Content-Disposition"] = 'inline; filename="hexodic-vectors.jsonl"'
+    return resp
+
+
+def _versioned(body: bytes) -> tuple[bytes, str]:
+    return body, hashlib.sha256(body).hexdigest()[:32]
+
+
+@functools.cache
+def _vectors() -> tuple[bytes, str]:
+    return _versioned(resources.files("checker.data").joinpath(SHIPPED).read_bytes())
+
+
+@functools.cache
+def _document() -> tuple[bytes, str]:
+    return _versioned(openapi.as_yaml().encode())
 
 
 @bp.declare("GET", "/v1/vectors/schema", "JSON Schemas of the vectors and answers files", answer=Content(
@@ -38,6 +54,7 @@ def vectors_schema():
 
 
 @bp.declare("GET", "/openapi.yaml", "This document",
-            answer=Content("application/yaml", {"type": "object"}, "The OpenAPI 3 document."))
+            answer=Content("application/yaml", {"type": "object"}, "The OpenAPI 3 document."), conditional=True)
 def openapi_yaml():
-    return Response(openapi.as_yaml(), mimetype="application/yaml")
+    body, etag = _document()
+    return revalidated(body, "application/yaml", etag)
