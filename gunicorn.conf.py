@@ -77,5 +77,6 @@ accesslog = None
 serving.log_requests_to(os.environ.get("GUNICORN_ACCESS_LOG", "-"))
 errorlog = "-"
 wsgi_app = "checker.web.wsgi:app"
+when_ready = serving.freeze_heap     # gc.freeze the preloaded app before the workers fork
 child_exit = serving.child_exit
 on_exit = serving.on_exit

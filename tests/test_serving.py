@@ -132,6 +132,7 @@ def test_gunicorn_conf_sets_up_metrics_and_the_json_log(monkeypatch, tmp_path, r
     assert conf["accesslog"] is None, "gunicorn's own plain-text access line is still on"
     assert conf["child_exit"] is serving.child_exit and conf["on_exit"] is serving.on_exit
     assert conf["preload_app"] is True
+    assert conf["when_ready"] is serving.freeze_heap
 
 
 # --------------------------------------------------------------------------- the metrics directory
@@ -198,3 +199,18 @@ def test_request_lines_go_to_a_file_one_per_record(tmp_path, request_log_restore
     serving.log_requests_to("")
     log.info('{"d": 4}')
     assert target.read_text().count("\n") == 3
+
+
+def test_freeze_heap_moves_the_live_objects_to_the_permanent_generation():
+    """After the hook, what was alive is out of the collector's generations (gc.freeze)."""
+    import gc
+
+    keep = [[i] for i in range(10_000)]          # 10,000 tracked lists, alive
+    try:
+        frozen = serving.freeze_heap()
+        assert frozen == gc.get_freeze_count() >= 10_000
+        assert sum(gc.get_count()) < 1_000        # the generations are (nearly) empty
+        assert not any(any(o is keep for o in gc.get_objects(generation=g)) for g in range(3))
+    finally:
+        gc.unfreeze()
+    assert any(o is keep for o in gc.get_objects(generation=2))
