@@ -24,7 +24,17 @@ its progress to stderr, and finishes in about a minute and a quarter.
    measures requests/s and latency for POST /v1/check (crowded midgame,
    legal turn), POST /v1/legal-turns (placing midgame) and GET /healthz:
    same server, same clients, the endpoints interleaved in rounds.
-3. The targets, each marked PASS or MISS.
+   POST /v1/legal-turns is sent with Accept-Encoding: gzip, as a browser
+   sends it; the answer's bytes are given both ways and in the htn form.
+   Then 300 sequential legal-turns requests from one client (no other load):
+   median and p99.  Then wrk (Debian's wrk: one thread, keep-alive
+   connections, as a browser or a proxy sends them) on /v1/check and
+   /healthz, alternating: the throughput ratio; without wrk it says so.
+   In-process too: a 1,000-item-style batch (BATCH_ITEMS items) in every
+   valid input form (HPN or a JSON object, cell names lower or upper case,
+   the turn as HTN or a JSON object): µs per item.  There is no parsing
+   cache, so repeated and distinct positions cost the same.
+3. The targets, each marked PASS or MISS (issue 14's table among them).
 4. The worker classes (bench/clients.py): /v1/check throughput under the old
    sync workers and the shipped gevent ones, and the slow-client and fairness
    probes of issue 13 under each.
@@ -38,7 +48,9 @@ time per operation and position, default 0.4), --no-http, --no-clients.
 from __future__ import annotations
 
 import argparse
+import copy
 import datetime
+import gzip
 import http.client
 import json
 import math
@@ -46,6 +58,7 @@ import multiprocessing
 import os
 import platform
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -59,9 +72,10 @@ from checker.generate import legal_turns
 from checker.legality import check
 from checker.notation import parse_hpn, parse_htn
 from checker.web.endpoints import reply
-from checker.web.pipeline import check_request, consistent, parse_json
+from checker.web.pipeline import batch_request, check_request, consistent, parse_json
 from schemas.requests import load_check_request
 from schemas.responses import PositionOutSchema
+from schemas.turn import turn_to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/perft_bench.py, beside this file
@@ -125,7 +139,14 @@ TARGET_CHECK_US = 150.0        # check on the crowded midgame
 TARGET_REQUEST_RATIO = 3.0     # request path / bare check
 TARGET_US_PER_TURN = 1.0       # enumeration, per legal turn
 TARGET_ENUM_MS = 5.0           # enumeration, every position
-TARGET_HTTP_SHARE = 0.60       # /v1/check throughput / /healthz throughput
+TARGET_HTTP_SHARE = 0.80       # /v1/check throughput / /healthz throughput (wrk, keep-alive)
+TARGET_LEGAL_RATIO = 3.0       # legal-turns (3,097 turns, gzip accepted) latency / a check request's
+TARGET_LEGAL_GZIP_BYTES = 60_000
+TARGET_TAIL_RATIO = 2.5        # p99 / median of SEQUENTIAL legal-turns requests
+TARGET_BATCH_FORMS = 1.5       # per-item cost of a batch: worst valid input form / common form
+SEQUENTIAL = 300
+BATCH_ITEMS = 200
+WRK_SECONDS, WRK_CONNECTIONS = 4, 16
 
 # In-process series: at least MIN_RUNS samples (for a meaningful p99) and at
 # most MAX_RUNS; within that, as many as fit in --series-time.
@@ -161,7 +182,7 @@ class Stats:
         self.p99_us = percentile(s, 99) / 1000
 
 
-def time_blocks(ops: dict, series_time: float) -> dict[str, Stats]:
+def time_blocks(ops: dict, series_time: float, min_runs: int = MIN_RUNS) -> dict[str, Stats]:
     """Time each of ``ops`` (name -> zero-argument callable), one call per
     sample.  Each operation runs in blocks of back-to-back calls (warm caches,
     as in a tight loop), and the blocks of the operations alternate over
@@ -174,14 +195,14 @@ def time_blocks(ops: dict, series_time: float) -> dict[str, Stats]:
         warm_end = clock() + int(WARMUP_SECONDS * 1e9)
         warm = 0
         t0 = clock()
-        while warm < WARMUP_RUNS or (clock() < warm_end and warm < MAX_RUNS):
+        while warm < min(WARMUP_RUNS, min_runs) or (clock() < warm_end and warm < MAX_RUNS):
             fn()
             warm += 1
         per_call[name] = (clock() - t0) / warm
     samples = {name: array("q") for name in ops}
     for r in range(BLOCK_ROUNDS):
         for name, fn in ops.items():
-            runs = int(min(MAX_RUNS, max(MIN_RUNS, series_time * 1e9 / max(per_call[name], 1))))
+            runs = int(min(MAX_RUNS, max(min_runs, series_time * 1e9 / max(per_call[name], 1))))
             block = -(-runs // BLOCK_ROUNDS)
             out = array("q", bytes(8 * block))
             for i in range(block):
@@ -273,6 +294,54 @@ def breakdown(name: str, series_time: float) -> dict[str, dict[str, Stats]]:
     return out
 
 
+def _upper_cells(position: dict) -> dict:
+    """A JSON position with every cell name in upper case (valid: names are case-insensitive)."""
+    out = copy.deepcopy(position)
+    out["cells"] = {name.upper(): cell for name, cell in position["cells"].items()}
+    for player in out["players"].values():
+        player["cooldown"] = [name.upper() for name in player.get("cooldown", [])]
+    return out
+
+
+def _upper_turn(turn: dict) -> dict:
+    return {key: None if step is None else {k: v.upper() if k in ("cell", "from", "to") else v
+                                             for k, v in step.items()}
+            for key, step in turn.items()}
+
+
+def batch_forms(name: str = CROWDED) -> dict[str, bytes]:
+    """A BATCH_ITEMS-item POST /v1/check/batch body of ``name``'s legal turn in each valid input form:
+    the position as HPN or as a JSON object (cell names lower or upper case), the turn as HTN (lower or
+    upper case) or as a JSON object."""
+    _, hpn, legal_htn, _ = next(p for p in POSITIONS if p[0] == name)
+    obj = PositionOutSchema().dump(parse_hpn(hpn))
+    turn = turn_to_json(parse_htn(legal_htn))
+    forms = {
+        "HPN, HTN (common)": (hpn, legal_htn),
+        "HPN, HTN upper-case": (hpn, legal_htn.upper()),
+        "JSON object, HTN": (obj, legal_htn),
+        "JSON object upper-case, HTN upper-case": (_upper_cells(obj), legal_htn.upper()),
+        "HPN, JSON turn": (hpn, turn),
+        "JSON object, JSON turn": (obj, turn),
+        "JSON object upper-case, JSON turn upper-case": (_upper_cells(obj), _upper_turn(turn)),
+    }
+    return {label: json.dumps({"items": [{"position": p, "turn": t}] * BATCH_ITEMS}).encode()
+            for label, (p, t) in forms.items()}
+
+
+def batch_costs(series_time: float) -> dict[str, float]:
+    """µs per item of a batch (POST /v1/check/batch's pipeline, JSON text to answer) in each input form."""
+    log(f"in-process: batch of {BATCH_ITEMS} items in {len(batch_forms())} input forms")
+    bodies = batch_forms()
+    for raw in bodies.values():
+        results = batch_request(parse_json(raw))["results"]
+        assert len(results) == BATCH_ITEMS and all(r.get("legal") is True for r in results)
+    ops = {label: (lambda raw=raw: batch_request(parse_json(raw))) for label, raw in bodies.items()}
+    # a batch takes tens of ms: fewer samples, enough for a median
+    stats = time_blocks(ops, series_time, min_runs=20)
+    return {label: st.median_us / BATCH_ITEMS for label, st in stats.items()}
+
+
 def in_process(series_time: float) -> list[dict]:
     rows = []
     for item in operations():
@@ -314,8 +383,7 @@ def client_main(conn, port: int) -> None:
         msg = conn.recv()
         if msg is None:
             return
-        method, path, body, warm_until, end_at = msg
-        headers = {"Content-Type": "application/json"} if body is not None else {}
+        method, path, body, headers, warm_until, end_at = msg
         latencies = array("q")
         errors = started = 0
         clock = time.monotonic_ns
@@ -385,20 +453,74 @@ class Server:
                 return "killed after SIGTERM timed out"
         text = self.output()
         self.log.close()
-        problems = sum(text.count(s) for s in ("[ERROR]", "Traceback", "WORKER TIMEOUT"))
+        marks = ("[ERROR]", "Traceback", "WORKER TIMEOUT")
+        lines = [line for line in text.splitlines() if any(m in line for m in marks)]
         state = f"stopped cleanly on SIGTERM (exit {self.proc.returncode})" if self.proc.returncode == 0 \
             else f"exit {self.proc.returncode}"
-        return f"{state}; {problems} error lines in its log"
+        first = f" (first: {lines[0].strip()[:160]})" if lines else ""
+        return f"{state}; {len(lines)} error lines in its log{first}"
+
+
+def sequential(port: int, body: bytes, headers: dict, n: int = SEQUENTIAL) -> dict:
+    """``n`` requests one after another (no other load), one connection each: median and p99 in ms."""
+    latencies = []
+    for _ in range(n):
+        a = time.perf_counter_ns()
+        status, _ = _one_request(port, "POST", "/v1/legal-turns", body, headers)
+        latencies.append(time.perf_counter_ns() - a)
+        assert status == 200, status
+    s = sorted(latencies)
+    return {"n": n, "median_ms": percentile(s, 50) / 1e6, "p99_ms": percentile(s, 99) / 1e6}
+
+
+_WRK_POST = """wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = {body}
+"""
+
+
+def _wrk(port: int, path: str, script: str | None) -> float:
+    """Requests/s that wrk measures on ``path`` (one thread, WRK_CONNECTIONS keep-alive connections)."""
+    argv = ["wrk", "-t1", f"-c{WRK_CONNECTIONS}", f"-d{WRK_SECONDS}s", f"http://{HOST}:{port}{path}"]
+    if script is not None:
+        argv[1:1] = ["-s", script]
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=WRK_SECONDS + 30).stdout
+    m = re.search(r"Requests/sec:\s*([\d.]+)", out)
+    non_2xx = re.search(r"Non-2xx or 3xx responses:\s*(\d+)", out)
+    if not m or non_2xx:
+        raise RuntimeError(f"wrk on {path}: {out[-1500:]}")
+    return float(m[1])
+
+
+def wrk_rates(port: int, check_body: bytes, rounds: int) -> dict | None:
+    """/v1/check and /healthz throughput under wrk (keep-alive, as a browser or a proxy sends them),
+    alternating over ``rounds``; None when wrk is not installed (apt-get install wrk)."""
+    if shutil.which("wrk") is None:
+        return None
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(_WRK_POST.format(body=json.dumps(check_body.decode())))
+        script = f.name
+    try:
+        rates = {"/v1/check": [], "/healthz": []}
+        for _ in range(rounds):
+            rates["/v1/check"].append(_wrk(port, "/v1/check", script))
+            rates["/healthz"].append(_wrk(port, "/healthz", None))
+    finally:
+        os.unlink(script)
+    return {path: sum(r) / len(r) for path, r in rates.items()}
 
 
 def http_bench(seconds: float, warmup: float, clients: int | None, rounds: int) -> dict:
     positions = {name: (hpn, legal) for name, hpn, legal, _ in POSITIONS}
     check_body = json.dumps({"position": positions[CROWDED][0], "turn": positions[CROWDED][1]}).encode()
     legal_body = json.dumps({"position": positions[PLACING][0]}).encode()
+    json_headers = {"Content-Type": "application/json"}
+    gzip_headers = {**json_headers, "Accept-Encoding": "gzip"}
+    # legal-turns as a browser asks for it: gzip accepted (the answer's bytes below, both ways)
     endpoints = [
-        ("POST /v1/check (crowded, legal)", "POST", "/v1/check", check_body),
-        ("POST /v1/legal-turns (placing)", "POST", "/v1/legal-turns", legal_body),
-        ("GET /healthz", "GET", "/healthz", None),
+        ("POST /v1/check (crowded, legal)", "POST", "/v1/check", check_body, json_headers),
+        ("POST /v1/legal-turns (placing, gzip)", "POST", "/v1/legal-turns", legal_body, gzip_headers),
+        ("GET /healthz", "GET", "/healthz", None, {}),
     ]
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     server = Server()
@@ -414,6 +536,14 @@ def http_bench(seconds: float, warmup: float, clients: int | None, rounds: int) 
                                 {"Content-Type": "application/json"})
         assert st == 200 and json.loads(data)["count"] > 1000, (st, data[:300])
         result["legal_turns_bytes"] = len(data)
+        st, packed = _one_request(server.port, "POST", "/v1/legal-turns", legal_body, gzip_headers)
+        assert st == 200 and json.loads(gzip.decompress(packed)) == json.loads(data)
+        result["legal_turns_gzip_bytes"] = len(packed)
+        htn_body = json.dumps({"position": positions[PLACING][0], "form": "htn"}).encode()
+        result["legal_turns_htn_bytes"] = len(_one_request(server.port, "POST", "/v1/legal-turns", htn_body,
+                                                           json_headers)[1])
+        result["legal_turns_htn_gzip_bytes"] = len(_one_request(server.port, "POST", "/v1/legal-turns", htn_body,
+                                                                gzip_headers)[1])
         n_clients = clients or max(1, workers)
         result["clients"] = n_clients
         log(f"http: gunicorn on {HOST}:{server.port} with {workers} workers; {n_clients} client processes")
@@ -432,12 +562,12 @@ def http_bench(seconds: float, warmup: float, clients: int | None, rounds: int) 
         totals = {label: [0, 0, array("q")] for label, *_ in endpoints}
         segment = seconds / rounds
         for r in range(rounds):
-            for label, method, path, body in endpoints:
+            for label, method, path, body, headers in endpoints:
                 log(f"http: round {r + 1}/{rounds}: {label}: {warmup:g} s warm-up + {segment:g} s")
                 warm_until = time.monotonic_ns() + int(warmup * 1e9)
                 end_at = warm_until + int(segment * 1e9)
                 for pipe in pipes:
-                    pipe.send((method, path, body, warm_until, end_at))
+                    pipe.send((method, path, body, headers, warm_until, end_at))
                 for pipe in pipes:
                     if not pipe.poll(warmup + segment + REQUEST_TIMEOUT + 10):
                         raise RuntimeError(f"a client process did not report for {label}")
@@ -445,13 +575,17 @@ def http_bench(seconds: float, warmup: float, clients: int | None, rounds: int) 
                     totals[label][0] += n
                     totals[label][1] += e
                     totals[label][2].frombytes(raw)
-        for label, method, path, body in endpoints:
+        for label, method, path, body, headers in endpoints:
             count, errors, latencies = totals[label]
             s = sorted(latencies)
             result["endpoints"].append({
                 "label": label, "path": path, "requests": count, "errors": errors,
                 "rps": count / seconds, "median_ms": percentile(s, 50) / 1e6, "p99_ms": percentile(s, 99) / 1e6,
             })
+        log(f"http: {SEQUENTIAL} sequential legal-turns requests (gzip accepted), one client")
+        result["sequential"] = sequential(server.port, legal_body, gzip_headers)
+        log(f"http: wrk, {WRK_CONNECTIONS} keep-alive connections: /v1/check and /healthz, {rounds} rounds")
+        result["wrk"] = wrk_rates(server.port, check_body, rounds)
     finally:
         for pipe in pipes:
             try:
@@ -484,7 +618,7 @@ def table(headers: list[str], rows: list[list[str]], align: str) -> str:
 
 
 def report(rows: list[dict], parts: dict, http: dict | None, started: float, args, load_before: str,
-           perft_rows: list[dict] | None = None) -> None:
+           perft_rows: list[dict] | None = None, batch: dict[str, float] | None = None) -> None:
     out = []
     cpus = os.cpu_count()
     affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
@@ -522,6 +656,13 @@ def report(rows: list[dict], parts: dict, http: dict | None, started: float, arg
            f"{r['us_per_turn']:.3f}", str(r["enumerate"].n)] for r in rows]
     out.append(table(["position", "turns", "median µs", "p99 µs", "µs/turn", "N"], t2, "lrrrrr"))
     out.append("")
+    if batch:
+        common = next(iter(batch.values()))
+        out.append(f"   POST /v1/check/batch, {BATCH_ITEMS} items of the {CROWDED} midgame's legal turn, by input form "
+                   "(the pipeline, JSON text to answer), median µs per item")
+        out.append(table(["input form", "µs/item", "/ common"],
+                         [[label, f"{us:.1f}", f"{us / common:.2f}x"] for label, us in batch.items()], "lrr"))
+        out.append("")
     if perft_rows:  # bench/perft_bench.py
         out += perft_bench.lines(perft_rows) + [""]
     ep = {}
@@ -537,10 +678,20 @@ def report(rows: list[dict], parts: dict, http: dict | None, started: float, arg
                        f"{e['median_ms']:.2f}", f"{e['p99_ms']:.2f}"])
         out.append(table(["endpoint", "requests", "errors", "req/s", "median ms", "p99 ms"], t3, "lrrrrr"))
         if "legal_turns_bytes" in http:
-            out.append(f"   /v1/legal-turns response for the placing midgame: {http['legal_turns_bytes']} bytes")
+            out.append(f"   /v1/legal-turns answer for the placing midgame, bytes: objects {http['legal_turns_bytes']}, "
+                       f"gzip {http['legal_turns_gzip_bytes']}; form htn {http['legal_turns_htn_bytes']}, "
+                       f"gzip {http['legal_turns_htn_gzip_bytes']}")
         if "/v1/check" in ep and "/healthz" in ep and ep["/healthz"]["rps"]:
-            out.append(f"   /v1/check throughput / /healthz throughput: "
+            out.append(f"   /v1/check throughput / /healthz throughput (these clients, a connection per request): "
                        f"{ep['/v1/check']['rps'] / ep['/healthz']['rps']:.2f}")
+        if http.get("sequential"):
+            sq = http["sequential"]
+            out.append(f"   {sq['n']} sequential /v1/legal-turns requests (placing, gzip), one client: median "
+                       f"{sq['median_ms']:.2f} ms, p99 {sq['p99_ms']:.2f} ms")
+        if http.get("wrk"):
+            w = http["wrk"]
+            out.append(f"   wrk (1 thread, {WRK_CONNECTIONS} keep-alive connections, {WRK_SECONDS} s x {args.rounds}): "
+                       f"/v1/check {w['/v1/check']:.0f} req/s, /healthz {w['/healthz']:.0f} req/s")
         out.append(f"   gunicorn {http.get('stop', '?')}")
         out.append("")
 
@@ -567,13 +718,41 @@ def report(rows: list[dict], parts: dict, http: dict | None, started: float, arg
     t4.append(["enumeration < 5 ms (every position, worst median)",
                f"{worst_enum['enumerate'].median_us / 1000:.2f} ms ({worst_enum['name']}, "
                f"{worst_enum['count']} turns)", mark(worst_enum["enumerate"].median_us / 1000 < TARGET_ENUM_MS)])
-    if "/v1/check" in ep and "/healthz" in ep and ep["/healthz"]["rps"]:
-        share = ep["/v1/check"]["rps"] / ep["/healthz"]["rps"]
-        t4.append(["/v1/check throughput >= 60% of /healthz",
-                   f"{share * 100:.0f}% ({ep['/v1/check']['rps']:.0f} / {ep['/healthz']['rps']:.0f} req/s)",
-                   mark(share >= TARGET_HTTP_SHARE)])
+    if batch:
+        common = next(iter(batch.values()))
+        worst_label = max(batch, key=batch.get)
+        worst = batch[worst_label] / common
+        t4.append([f"batch per item, worst valid input form / common < {TARGET_BATCH_FORMS}x",
+                   f"{worst:.2f}x ({worst_label}: {batch[worst_label]:.1f} µs)", mark(worst < TARGET_BATCH_FORMS)])
+    legal_ep = ep.get("/v1/legal-turns")
+    if legal_ep and "/v1/check" in ep:
+        ratio = legal_ep["median_ms"] / ep["/v1/check"]["median_ms"]
+        t4.append([f"legal-turns (3,097, gzip) latency / a check request's < {TARGET_LEGAL_RATIO:g}x",
+                   f"{ratio:.2f}x ({legal_ep['median_ms']:.2f} / {ep['/v1/check']['median_ms']:.2f} ms)",
+                   mark(ratio < TARGET_LEGAL_RATIO)])
     else:
-        t4.append(["/v1/check throughput >= 60% of /healthz", "not measured", "MISS"])
+        t4.append([f"legal-turns latency / a check request's < {TARGET_LEGAL_RATIO:g}x", "not measured", "MISS"])
+    if http and "legal_turns_gzip_bytes" in http:
+        b = http["legal_turns_gzip_bytes"]
+        t4.append([f"legal-turns bytes on the wire, gzip accepted < {TARGET_LEGAL_GZIP_BYTES:,}", f"{b:,}",
+                   mark(b < TARGET_LEGAL_GZIP_BYTES)])
+    else:
+        t4.append([f"legal-turns bytes, gzip accepted < {TARGET_LEGAL_GZIP_BYTES:,}", "not measured", "MISS"])
+    if http and http.get("sequential"):
+        sq = http["sequential"]
+        tail = sq["p99_ms"] / sq["median_ms"]
+        t4.append([f"p99 / median, {sq['n']} sequential legal-turns requests < {TARGET_TAIL_RATIO:g}",
+                   f"{tail:.2f} ({sq['p99_ms']:.2f} / {sq['median_ms']:.2f} ms)", mark(tail < TARGET_TAIL_RATIO)])
+    else:
+        t4.append([f"p99 / median, sequential legal-turns < {TARGET_TAIL_RATIO:g}", "not measured", "MISS"])
+    if http and http.get("wrk"):
+        w = http["wrk"]
+        share = w["/v1/check"] / w["/healthz"]
+        t4.append([f"/v1/check throughput / /healthz (wrk) >= {TARGET_HTTP_SHARE:g}",
+                   f"{share:.2f} ({w['/v1/check']:.0f} / {w['/healthz']:.0f} req/s)", mark(share >= TARGET_HTTP_SHARE)])
+    else:
+        t4.append([f"/v1/check throughput / /healthz (wrk) >= {TARGET_HTTP_SHARE:g}",
+                   "not measured (wrk not installed: apt-get install wrk)" if http else "not measured", "MISS"])
     out.append(table(["target", "figure", ""], t4, "lrl"))
     out.append("")
     out.append(f"total time {time.monotonic() - started:.0f} s")
@@ -611,10 +790,11 @@ def main(argv=None) -> int:
     load_before = _loadavg()
     rows = in_process(args.series_time)
     parts = breakdown(CROWDED, args.series_time)
+    batch = batch_costs(args.series_time)
     log("in-process: perft over the table (depth 2, the start to depth 3)")
     perft_rows = perft_bench.measure()
     http = None if args.no_http else http_bench(args.seconds, args.warmup, args.clients, args.rounds)
-    report(rows, parts, http, started, args, load_before, perft_rows)
+    report(rows, parts, http, started, args, load_before, perft_rows, batch)
     if not (args.no_http or args.no_clients):
         # Issue 13: the cost and the gain of the gevent worker class beside the old sync one.
         import clients  # bench/clients.py, beside this file (on sys.path above)

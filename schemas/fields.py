@@ -26,6 +26,12 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+CELL_INDEX: dict[str, int] = {**{n: i for i, n in enumerate(board.NAMES)},
+                              **{n.upper(): i for i, n in enumerate(board.NAMES)}}
+"""Every spelling of a cell name that :func:`checker.board.parse_cell` accepts
+(case-insensitive: ``c3`` and ``C3``), for the quick paths."""
+
+
 class CellField(fields.Field):
     """A cell name (``"c3"``, case-insensitive) ↔ a cell index."""
 
@@ -79,6 +85,15 @@ class TextOrObject(fields.Field):
     text_kind = ""        # "an HPN string", "an HTN Project token", ...
     max_length = 0
 
+    @classmethod
+    def _object_schema(cls):
+        """The object form's schema, made once per field class (a Schema is reusable)."""
+        made = cls.__dict__.get("_schema_instance")
+        if made is None:
+            made = cls.schema()
+            cls._schema_instance = made
+        return made
+
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, str):
             if len(value) > self.max_length:
@@ -92,5 +107,5 @@ class TextOrObject(fields.Field):
                 quick = type(self).fast(value)
                 if quick is not None:
                     return quick
-            return self.schema().load(value)
+            return self._object_schema().load(value)
         raise ValidationError(f"Expected a JSON object or {self.text_kind}.")

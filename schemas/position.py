@@ -13,7 +13,7 @@ from checker import board
 from checker.notation import parse_hpn
 from checker.position import PlayerState, Position
 
-from .fields import MAX_HPN_LENGTH, CellListField, StrictBoolean, TextOrObject
+from .fields import CELL_INDEX, MAX_HPN_LENGTH, CellListField, StrictBoolean, TextOrObject
 
 
 class CellStateSchema(Schema):
@@ -95,7 +95,6 @@ _PLAYER_KEYS = frozenset(_PLAYER_INTS + ("placed", "echo_lock_used", "cooldown")
 _PLAYER_REQUIRED = _PLAYER_KEYS - {"cooldown"}
 _POSITION_KEYS = frozenset(("to_move", "half_moves", "cells", "players"))
 _CELL_KEYS = frozenset(("tier", "stone", "locked"))
-_CELL_INDEX = {n: i for i, n in enumerate(board.NAMES)}
 
 
 def _fast_player(p) -> PlayerState | None:
@@ -108,7 +107,7 @@ def _fast_player(p) -> PlayerState | None:
     names = p.get("cooldown", ())
     if type(names) not in (list, tuple) or len(names) > board.CELL_COUNT:
         return None
-    cooldown = frozenset(_CELL_INDEX.get(n) if type(n) is str else None for n in names)
+    cooldown = frozenset(CELL_INDEX.get(n) if type(n) is str else None for n in names)
     if None in cooldown or len(cooldown) != len(names):
         return None
     return PlayerState(p["reserve"], p["charges"], p["lowers_left"], p["captures"], p["raises"],
@@ -118,7 +117,7 @@ def _fast_player(p) -> PlayerState | None:
 def fast_position(value) -> Position | None:
     """The position of a plainly well-formed JSON object, without marshmallow's
     per-field machinery; ``None`` whenever anything is unusual (unknown keys,
-    other types, upper-case or repeated names, …), and then the declarative
+    other types, a cell named twice (``c3`` and ``C3``), …), and then the declarative
     :class:`PositionObjectSchema` judges and words the errors.  Accepts only
     what the schema accepts, with the same result (tests/schemas/test_position.py)."""
     if type(value) is not dict or not value.keys() <= _POSITION_KEYS:
@@ -133,13 +132,15 @@ def fast_position(value) -> Position | None:
     stones: list[str | None] = [None] * board.CELL_COUNT
     locked = [False] * board.CELL_COUNT
     for name, cell in cells.items():
-        c = _CELL_INDEX.get(name)
+        c = CELL_INDEX.get(name)
         if c is None or type(cell) is not dict or not cell.keys() <= _CELL_KEYS:
             return None
         tier, stone, lock = cell.get("tier", 0), cell.get("stone"), cell.get("locked", False)
         if type(tier) is not int or stone not in (None, "A", "B") or type(lock) is not bool:
             return None
         tiers[c], stones[c], locked[c] = tier, stone, lock
+    if len(cells) > 1 and len({CELL_INDEX[name] for name in cells}) != len(cells):
+        return None     # a cell named twice, in two cases: the schema words it
     a, b = _fast_player(players["A"]), _fast_player(players["B"])
     if a is None or b is None:
         return None

@@ -9,7 +9,7 @@ from checker.notation import NotationError, parse_hpn, parse_htn
 
 from .fields import MAX_HPN_LENGTH, MAX_HTN_LENGTH, CellListField
 from .position import PositionField, fast_position
-from .turn import ProjectFilterField, ShapeFilterField, TurnField, TurnForm
+from .turn import ProjectFilterField, ShapeFilterField, TurnField, TurnForm, fast_turn
 
 MAX_HISTORY = 60      # a game has at most 60 half-moves
 MAX_BATCH = 1000
@@ -44,14 +44,19 @@ def _quick_position(value):
 
 
 def quick_check_request(data) -> dict | None:
-    """The common, well-formed check request without marshmallow's machinery
-    (HPN or plain JSON positions, an HTN turn); None for anything else, which
+    """The well-formed check request without marshmallow's machinery (HPN or
+    plain JSON positions, an HTN turn or a plain JSON turn, cell names in
+    either case); None for anything else, which
     :class:`CheckRequestSchema` then loads and words the errors of.  Same result
     as the schema (tests/schemas/test_position.py)."""
     if type(data) is not dict or not data.keys() <= {"position", "turn", "history"}:
         return None
     turn = data.get("turn", _MISSING)
-    if type(turn) is not str or len(turn) > MAX_HTN_LENGTH:
+    if type(turn) is dict:
+        turn = fast_turn(turn)
+        if turn is None:
+            return None
+    elif type(turn) is not str or len(turn) > MAX_HTN_LENGTH:
         return None
     position = _quick_position(data.get("position"))
     if position is None:
@@ -63,10 +68,11 @@ def quick_check_request(data) -> dict | None:
         history = [_quick_position(h) for h in history]
         if None in history:
             return None
-    try:
-        turn = parse_htn(turn)
-    except NotationError:
-        return None
+    if type(turn) is str:
+        try:
+            turn = parse_htn(turn)
+        except NotationError:
+            return None
     return {"position": position, "turn": turn, "history": history}
 
 

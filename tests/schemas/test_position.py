@@ -29,7 +29,7 @@ def test_a_well_formed_position_takes_the_fast_path_with_the_schemas_result():
 def test_unusual_input_is_left_to_the_schema():
     for change in (
         lambda d: d.update(extra=1),                             # unknown key: the schema refuses it
-        lambda d: d["cells"].update(C3={"tier": 1}),             # upper case name: the schema decides
+        lambda d: d["cells"].update(C3={"tier": 1}),             # c3 named twice (c3, C3): the schema words it
         lambda d: d["cells"]["c3"].update(tier=True),            # a bool for an int
         lambda d: d["players"]["A"].update(placed=1),            # an int for a bool
         lambda d: d["players"]["A"].update(cooldown=["a1", "a1"]),
@@ -41,13 +41,26 @@ def test_unusual_input_is_left_to_the_schema():
         assert fast_position(value) is None
 
 
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(st.booleans(), min_size=len(BASE["cells"]), max_size=len(BASE["cells"])), st.booleans())
+def test_upper_case_cell_names_take_the_fast_path_with_the_schemas_result(upper, cooldown_upper):
+    """Cell names are case-insensitive (RULES §11 notation): C3 is c3, on the quick path too."""
+    value = copy.deepcopy(BASE)
+    value["cells"] = {(n.upper() if up else n): v for (n, v), up in zip(BASE["cells"].items(), upper)}
+    if cooldown_upper:
+        value["players"]["A"]["cooldown"] = [n.upper() for n in value["players"]["A"]["cooldown"]]
+    quick = fast_position(value)
+    assert quick is not None and quick == _schema(value) == fast_position(BASE)
+
+
 _json = st.recursive(st.none() | st.booleans() | st.integers(-3, 10) | st.sampled_from(["A", "B", "c3", "C3", "zz"]),
                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
                      max_leaves=6)
 
 
 def _mutations():
-    paths = [("to_move",), ("half_moves",), ("cells",), ("cells", "c3"), ("cells", "c3", "tier"),
+    paths = [("to_move",), ("half_moves",), ("cells",), ("cells", "c3"), ("cells", "C3"), ("cells", "E5"),
+             ("cells", "c3", "tier"),
              ("cells", "d4", "stone"), ("cells", "d4", "locked"), ("players",), ("players", "A"),
              ("players", "A", "reserve"), ("players", "B", "placed"), ("players", "A", "cooldown")]
     return st.tuples(st.sampled_from(paths), _json)
@@ -118,4 +131,65 @@ def test_quick_request_path_agrees_with_the_schema(body):
     quick = quick_check_request(body)
     if quick is not None:
         assert quick == _schema_request(body)
+    assert _loaded_request(body) == _schema_request(body)
+
+
+# -- the quick path of a JSON turn object --------------------------------------------------------------
+
+from schemas.turn import TurnObjectSchema, fast_turn  # noqa: E402
+
+TURNS = [
+    {"project": {"kind": "place", "cell": "c3"}, "shape": {"kind": "raise", "cell": "d4"}, "echo": None},
+    {"project": {"kind": "move", "from": "B2", "to": "a1"}, "shape": {"kind": "lower", "cell": "B1"}},
+    {"project": {"kind": "skip"}, "echo": {"kind": "lock", "cell": "D4"}},
+    {"project": {"kind": "place", "cell": "E5"}, "shape": None, "echo": {"kind": "capture", "cell": "f6"}},
+]
+
+
+def _schema_turn(value):
+    try:
+        return TurnObjectSchema().load(value)
+    except ValidationError as exc:
+        return exc.messages
+
+
+def test_plain_turn_objects_take_the_fast_path_with_the_schemas_result():
+    for value in TURNS:
+        quick = fast_turn(value)
+        assert quick is not None and quick == _schema_turn(value)
+        body = {"position": BASE, "turn": value}
+        assert quick_check_request(body) == _schema_request(body)
+
+
+_turn_json = st.recursive(st.none() | st.booleans() | st.integers(-1, 3)
+                          | st.sampled_from(["place", "move", "skip", "raise", "lower", "capture", "lock", "Place",
+                                             "c3", "C3", "d4", "h9", "c33", ""]),
+                          lambda inner: st.lists(inner, max_size=2)
+                          | st.dictionaries(st.sampled_from(["kind", "cell", "from", "to", "x"]), inner, max_size=3),
+                          max_leaves=5)
+
+
+def _turn_mutations():
+    paths = [("project",), ("project", "kind"), ("project", "cell"), ("project", "from"), ("project", "to"),
+             ("shape",), ("shape", "kind"), ("shape", "cell"), ("echo",), ("echo", "kind"), ("echo", "cell"),
+             ("extra",), ("project", "extra")]
+    return st.tuples(st.sampled_from(range(len(TURNS))), st.sampled_from(paths), _turn_json)
+
+
+@settings(max_examples=600, deadline=None, derandomize=True)
+@given(_turn_mutations())
+def test_fast_turn_agrees_with_the_schema_on_mutated_turns(mutation):
+    """fast_turn answers only what TurnObjectSchema accepts, with its result; and a check request
+    with that turn loads (quick path, else schema) exactly as the schema loads it, messages included."""
+    i, path, new = mutation
+    value = copy.deepcopy(TURNS[i])
+    node = value
+    for key in path[:-1]:
+        node = node.setdefault(key, {}) if isinstance(node.get(key), dict) or key not in node else node[key]
+    if isinstance(node, dict):
+        node[path[-1]] = new
+    quick = fast_turn(value)
+    if quick is not None:
+        assert quick == _schema_turn(value)
+    body = {"position": START_HPN, "turn": value}
     assert _loaded_request(body) == _schema_request(body)
