@@ -79,10 +79,16 @@ def legal_moves(pos: Position) -> list[Move]:
 
 def has_legal_project(pos: Position) -> bool:
     """Whether the player to move has any legal Project (else: Strangle).
-    With stones in reserve, a Place or the cooldown skip; otherwise a Move."""
+    With stones in reserve, a Place or the cooldown skip (some cell
+    :func:`place_cells` would give without the cooldown); otherwise a Move
+    (one :func:`legal_moves` would give).  Stops at the first one found."""
+    stones = pos.stones
     if pos.mover.reserve > 0:
-        return bool(place_cells(pos, ignore_cooldown=True))
-    return bool(legal_moves(pos))
+        locked, first_place = pos.locked, not pos.mover.placed
+        return any(stones[c] is None and not locked[c] and not (first_place and c == CENTRE) for c in board.CELLS)
+    me, tiers = pos.to_move, pos.tiers
+    return any(stones[b] is None or (stones[b] != me and tiers[b] < tiers[a])
+               for a in board.CELLS if stones[a] == me for b in NEIGHBOURS[a])
 
 
 def legal_projects(pos: Position) -> list:

@@ -39,6 +39,7 @@ import pytest
 from checker import board
 from checker.catalogue import RULES
 from checker.generate import legal_turns
+from checker.projects import has_legal_project
 from checker.legality import check
 from checker.notation import parse_hpn, parse_htn, position_to_hpn, turn_to_htn
 from checker.position import Position, other
@@ -376,6 +377,7 @@ def _assert_end_of_game(seed: int, before: Position, turn: Turn, after: Position
     takeover = after.player(me).captures >= 6
     network = _largest_tier2_group(after, me) >= 5
     strangled = not _has_legal_project(after)
+    assert has_legal_project(after) is not strangled, f"the rules engine's Strangle test disagrees ({where})"
     if not game.over:
         assert game.result is None and game.reason is None, where
         assert not takeover, f"{me} has 6+ captures but the game goes on ({where})"
