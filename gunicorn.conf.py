@@ -78,5 +78,6 @@ serving.log_requests_to(os.environ.get("GUNICORN_ACCESS_LOG", "-"))
 errorlog = "-"
 wsgi_app = "checker.web.wsgi:app"
 when_ready = serving.freeze_heap     # gc.freeze the preloaded app before the workers fork
+worker_exit = serving.thaw_heap      # and unfreeze as a worker exits, for a clean interpreter shutdown
 child_exit = serving.child_exit
 on_exit = serving.on_exit

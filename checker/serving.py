@@ -130,6 +130,16 @@ def freeze_heap(server=None) -> int:
     return gc.get_freeze_count()
 
 
+def thaw_heap(server, worker) -> None:
+    """gunicorn hook (``worker_exit``: in the worker, as it exits): the
+    frozen objects back into the collector's generations (:func:`gc.unfreeze`),
+    so the interpreter's shutdown collects them while the modules are still
+    whole.  Left frozen, they are torn down after gevent's module globals,
+    and a logging handler's weak-reference callback prints a TypeError
+    traceback at every worker exit."""
+    gc.unfreeze()
+
+
 def child_exit(server, worker) -> None:
     """gunicorn hook (in the master, after a worker exits): tell
     prometheus_client the worker is gone, so its live gauges stop counting.

@@ -132,7 +132,7 @@ def test_gunicorn_conf_sets_up_metrics_and_the_json_log(monkeypatch, tmp_path, r
     assert conf["accesslog"] is None, "gunicorn's own plain-text access line is still on"
     assert conf["child_exit"] is serving.child_exit and conf["on_exit"] is serving.on_exit
     assert conf["preload_app"] is True
-    assert conf["when_ready"] is serving.freeze_heap
+    assert conf["when_ready"] is serving.freeze_heap and conf["worker_exit"] is serving.thaw_heap
 
 
 # --------------------------------------------------------------------------- the metrics directory
