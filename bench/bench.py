@@ -33,7 +33,9 @@ its progress to stderr, and finishes in about a minute and a quarter.
    In-process too: a 1,000-item-style batch (BATCH_ITEMS items) in every
    valid input form (HPN or a JSON object, cell names lower or upper case,
    the turn as HTN or a JSON object): µs per item.  There is no parsing
-   cache, so repeated and distinct positions cost the same.
+   cache for JSON objects; HPN text is remembered (schemas.position.cached_hpn),
+   so the request path is also timed over a mix of distinct positions, more
+   than that cache holds, and reported beside the repeated ones.
 3. The targets, each marked PASS or MISS (issue 14's table among them).
 4. The worker classes (bench/clients.py): /v1/check throughput under the old
    sync workers and the shipped gevent ones, and the slow-client and fairness
@@ -70,10 +72,12 @@ from pathlib import Path
 
 from checker.generate import legal_turns
 from checker.legality import check
-from checker.notation import parse_hpn, parse_htn
+from checker.notation import parse_hpn, parse_htn, position_to_hpn, turn_to_htn
+from checker.position import Position
 from checker.web.endpoints import reply
 from checker.web.pipeline import batch_request, check_request, consistent, parse_json
 from schemas.requests import load_check_request
+from schemas.position import HPN_CACHE_SIZE, cached_hpn
 from schemas.responses import PositionOutSchema
 from schemas.turn import turn_to_json
 
@@ -292,6 +296,54 @@ def breakdown(name: str, series_time: float) -> dict[str, dict[str, Stats]]:
     for (form, stage), st in stats.items():
         out[form][stage] = st
     return out
+
+
+def distinct_positions(n: int) -> list[tuple[str, object, object]]:
+    """``n`` distinct positions (HPN, Position, its first legal turn) from seeded random games."""
+    import random
+
+    out, seen, seed = [], set(), 0
+    while len(out) < n:
+        rng, pos = random.Random(seed), Position.start()
+        seed += 1
+        while len(out) < n:
+            turns = legal_turns(pos)
+            if not turns:
+                break
+            hpn = position_to_hpn(pos)
+            if hpn not in seen:
+                seen.add(hpn)
+                out.append((hpn, pos, turns[0]))
+            pos = check(pos, rng.choice(turns)).outcome.position
+    return out
+
+
+def distinct_mix(series_time: float) -> dict:
+    """The request path against the bare check over a mix of 2 x HPN_CACHE_SIZE distinct positions,
+    each call the next one in turn: more than the HPN cache holds, so every request parses its
+    position afresh (schemas.position.cached_hpn is a least-recently-used cache)."""
+    n = 2 * HPN_CACHE_SIZE
+    log(f"in-process: a mix of {n} distinct positions (the HPN cache holds {HPN_CACHE_SIZE})")
+    mix = distinct_positions(n)
+    bodies = [json.dumps({"position": hpn, "turn": turn_to_htn(turn, pos)}).encode() for hpn, pos, turn in mix]
+    fresh = [(pos, turn) for _, pos, turn in mix]
+
+    def cycler(items, fn):
+        state = {"i": 0}
+
+        def call():
+            i = state["i"]
+            state["i"] = (i + 1) % len(items)
+            return fn(items[i])
+        return call
+
+    cached_hpn.cache_clear()
+    stats = time_blocks({"check": cycler(fresh, lambda pt: check(pt[0], pt[1], validate=False)),
+                         "request": cycler(bodies, request_path)}, series_time)
+    info = cached_hpn.cache_info()
+    return {"n": n, "check": stats["check"], "request": stats["request"],
+            "ratio": stats["request"].median_us / stats["check"].median_us,
+            "hit_rate": info.hits / max(1, info.hits + info.misses)}
 
 
 def _upper_cells(position: dict) -> dict:
@@ -618,7 +670,8 @@ def table(headers: list[str], rows: list[list[str]], align: str) -> str:
 
 
 def report(rows: list[dict], parts: dict, http: dict | None, started: float, args, load_before: str,
-           perft_rows: list[dict] | None = None, batch: dict[str, float] | None = None) -> None:
+           perft_rows: list[dict] | None = None, batch: dict[str, float] | None = None,
+           mix: dict | None = None) -> None:
     out = []
     cpus = os.cpu_count()
     affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
@@ -656,6 +709,13 @@ def report(rows: list[dict], parts: dict, http: dict | None, started: float, arg
            f"{r['us_per_turn']:.3f}", str(r["enumerate"].n)] for r in rows]
     out.append(table(["position", "turns", "median µs", "p99 µs", "µs/turn", "N"], t2, "lrrrrr"))
     out.append("")
+    if mix:
+        out.append(f"   A mix of {mix['n']} distinct positions, each call the next (more than the HPN cache's "
+                   f"{HPN_CACHE_SIZE}: HPN cache hits {mix['hit_rate'] * 100:.0f}%): check "
+                   f"{mix['check'].median_us:.1f} / {mix['check'].p99_us:.1f} µs, request HPN "
+                   f"{mix['request'].median_us:.1f} / {mix['request'].p99_us:.1f} µs, req/chk {mix['ratio']:.2f}x "
+                   "(the table above repeats each position, as a player trying turns does: cache hits)")
+        out.append("")
     if batch:
         common = next(iter(batch.values()))
         out.append(f"   POST /v1/check/batch, {BATCH_ITEMS} items of the {CROWDED} midgame's legal turn, by input form "
@@ -710,6 +770,9 @@ def report(rows: list[dict], parts: dict, http: dict | None, started: float, arg
     wr = max(worst_ratio["ratio_hpn"], worst_ratio["ratio_json"])
     t4.append(["request path < 3x bare check (every position, worst)", f"{wr:.2f}x ({worst_ratio['name']})",
                mark(wr < TARGET_REQUEST_RATIO)])
+    if mix:
+        t4.append([f"request path < 3x bare check ({mix['n']} distinct positions, no HPN cache hit)",
+                   f"{mix['ratio']:.2f}x", mark(mix["ratio"] < TARGET_REQUEST_RATIO)])
     worst_turn = max((r for r in rows if r["count"]), key=lambda r: r["us_per_turn"])
     t4.append(["enumeration < 1 µs per legal turn (every position, worst)",
                f"{worst_turn['us_per_turn']:.3f} µs ({worst_turn['name']})",
@@ -791,10 +854,11 @@ def main(argv=None) -> int:
     rows = in_process(args.series_time)
     parts = breakdown(CROWDED, args.series_time)
     batch = batch_costs(args.series_time)
+    mix = distinct_mix(args.series_time)
     log("in-process: perft over the table (depth 2, the start to depth 3)")
     perft_rows = perft_bench.measure()
     http = None if args.no_http else http_bench(args.seconds, args.warmup, args.clients, args.rounds)
-    report(rows, parts, http, started, args, load_before, perft_rows, batch)
+    report(rows, parts, http, started, args, load_before, perft_rows, batch, mix)
     if not (args.no_http or args.no_clients):
         # Issue 13: the cost and the gain of the gevent worker class beside the old sync one.
         import clients  # bench/clients.py, beside this file (on sys.path above)

@@ -7,6 +7,8 @@ that differ from tier 0, no stone, unlocked, with ``tier`` always written,
 
 from __future__ import annotations
 
+import functools
+
 from marshmallow import Schema, ValidationError, fields, post_dump, post_load, validates_schema, validate
 
 from checker import board
@@ -147,11 +149,25 @@ def fast_position(value) -> Position | None:
     return Position(tiers, stones, locked, to_move, half_moves, {"A": a, "B": b})
 
 
+HPN_CACHE_SIZE = 2048
+
+
+@functools.lru_cache(maxsize=HPN_CACHE_SIZE)
+def cached_hpn(text: str) -> Position:
+    """:func:`checker.notation.parse_hpn`, remembered for the last
+    HPN_CACHE_SIZE distinct texts of this process (a Position is immutable, so
+    requests may share one, with its consistency verdict once found).
+    Players send the same position again and again (each turn they try, each
+    item of a batch); text that does not parse raises as parse_hpn does and
+    is not remembered.  About 3 MB at most."""
+    return parse_hpn(text)
+
+
 class PositionField(TextOrObject):
     """A position: the JSON object of the rules reference §11 or an HPN string."""
 
     fast = staticmethod(fast_position)
-    parse = staticmethod(parse_hpn)
+    parse = staticmethod(cached_hpn)
     schema = PositionObjectSchema
     notation = "HPN"
     text_kind = "an HPN string"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from checker.notation import NotationError, parse_hpn, parse_htn
+from checker.notation import NotationError, parse_htn
 
 from .fields import MAX_HPN_LENGTH, MAX_HTN_LENGTH, CellListField
-from .position import PositionField, fast_position
+from .position import PositionField, cached_hpn, fast_position
 from .turn import ProjectFilterField, ShapeFilterField, TurnField, TurnForm, fast_turn
 
 MAX_HISTORY = 60      # a game has at most 60 half-moves
@@ -37,7 +37,7 @@ def _quick_position(value):
         if len(value) > MAX_HPN_LENGTH:
             return None
         try:
-            return parse_hpn(value)
+            return cached_hpn(value)
         except NotationError:
             return None
     return fast_position(value)

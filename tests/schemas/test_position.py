@@ -193,3 +193,25 @@ def test_fast_turn_agrees_with_the_schema_on_mutated_turns(mutation):
         assert quick == _schema_turn(value)
     body = {"position": START_HPN, "turn": value}
     assert _loaded_request(body) == _schema_request(body)
+
+
+# -- the HPN cache ------------------------------------------------------------------------------------
+
+import pytest  # noqa: E402
+
+from checker import board  # noqa: E402
+from checker.notation import NotationError, parse_hpn  # noqa: E402
+from schemas.position import HPN_CACHE_SIZE, cached_hpn  # noqa: E402
+
+
+def test_the_hpn_cache_shares_one_immutable_position_and_forgets_bad_text():
+    text = "0000/00000/000000/0000A000/000000/00000/0000 B 6:3:6:0:0:P:- 7:3:6:0:0:-:- 1"
+    first, again = cached_hpn(text), cached_hpn(text)
+    assert first is again and first == parse_hpn(text)
+    assert first.stones[board.parse_cell("d4")] == "A" and first.to_move == "B"   # the centre holds A's stone
+    before = cached_hpn.cache_info().currsize
+    for _ in range(2):
+        with pytest.raises(NotationError):
+            cached_hpn("0000/00000 A")
+    assert cached_hpn.cache_info().currsize == before            # a refused text is not remembered
+    assert cached_hpn.cache_info().maxsize == HPN_CACHE_SIZE
