@@ -298,6 +298,18 @@ def breakdown(name: str, series_time: float) -> dict[str, dict[str, Stats]]:
     return out
 
 
+def gc_tails() -> list[dict]:
+    """bench/gc_freeze.py in each mode, alternating, twice: the collector's pauses with and without gc.freeze."""
+    log("in-process: 300 legal-turns requests, with and without gc.freeze (bench/gc_freeze.py)")
+    script = Path(__file__).resolve().parent / "gc_freeze.py"
+    out = []
+    for mode in ("thaw", "freeze", "thaw", "freeze"):
+        text = subprocess.run([sys.executable, str(script), mode], capture_output=True, text=True, check=True,
+                              cwd=ROOT, timeout=300).stdout
+        out.append(json.loads(text))
+    return out
+
+
 def distinct_positions(n: int) -> list[tuple[str, object, object]]:
     """``n`` distinct positions (HPN, Position, its first legal turn) from seeded random games."""
     import random
@@ -671,7 +683,7 @@ def table(headers: list[str], rows: list[list[str]], align: str) -> str:
 
 def report(rows: list[dict], parts: dict, http: dict | None, started: float, args, load_before: str,
            perft_rows: list[dict] | None = None, batch: dict[str, float] | None = None,
-           mix: dict | None = None) -> None:
+           mix: dict | None = None, tails: list[dict] | None = None) -> None:
     out = []
     cpus = os.cpu_count()
     affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
@@ -715,6 +727,15 @@ def report(rows: list[dict], parts: dict, http: dict | None, started: float, arg
                    f"{mix['check'].median_us:.1f} / {mix['check'].p99_us:.1f} µs, request HPN "
                    f"{mix['request'].median_us:.1f} / {mix['request'].p99_us:.1f} µs, req/chk {mix['ratio']:.2f}x "
                    "(the table above repeats each position, as a player trying turns does: cache hits)")
+        out.append("")
+    if tails:
+        out.append("   The collector's pauses over 300 sequential legal-turns requests (placing, gzip; Flask's test "
+                   "client; bench/gc_freeze.py, each run a fresh interpreter)")
+        out.append(table(["heap", "objects tracked", "frozen", "full collections", "longest ms", "median ms",
+                          "p99 ms", "p99/median"],
+                         [[t["mode"], str(t["tracked"]), str(t["frozen"]), str(t["full_collections"]),
+                           f"{t['longest_full_ms']:.2f}", f"{t['median_ms']:.2f}", f"{t['p99_ms']:.2f}",
+                           f"{t['p99_ms'] / t['median_ms']:.2f}"] for t in tails], "lrrrrrrr"))
         out.append("")
     if batch:
         common = next(iter(batch.values()))
@@ -855,10 +876,11 @@ def main(argv=None) -> int:
     parts = breakdown(CROWDED, args.series_time)
     batch = batch_costs(args.series_time)
     mix = distinct_mix(args.series_time)
+    tails = gc_tails()
     log("in-process: perft over the table (depth 2, the start to depth 3)")
     perft_rows = perft_bench.measure()
     http = None if args.no_http else http_bench(args.seconds, args.warmup, args.clients, args.rounds)
-    report(rows, parts, http, started, args, load_before, perft_rows, batch, mix)
+    report(rows, parts, http, started, args, load_before, perft_rows, batch, mix, tails)
     if not (args.no_http or args.no_clients):
         # Issue 13: the cost and the gain of the gevent worker class beside the old sync one.
         import clients  # bench/clients.py, beside this file (on sys.path above)
