@@ -808,35 +808,27 @@ def report(rows: list[dict], parts: dict, http: dict | None, started: float, arg
         worst = batch[worst_label] / common
         t4.append([f"batch per item, worst valid input form / common < {TARGET_BATCH_FORMS}x",
                    f"{worst:.2f}x ({worst_label}: {batch[worst_label]:.1f} µs)", mark(worst < TARGET_BATCH_FORMS)])
-    legal_ep = ep.get("/v1/legal-turns")
-    if legal_ep and "/v1/check" in ep:
-        ratio = legal_ep["median_ms"] / ep["/v1/check"]["median_ms"]
-        t4.append([f"legal-turns (3,097, gzip) latency / a check request's < {TARGET_LEGAL_RATIO:g}x",
-                   f"{ratio:.2f}x ({legal_ep['median_ms']:.2f} / {ep['/v1/check']['median_ms']:.2f} ms)",
-                   mark(ratio < TARGET_LEGAL_RATIO)])
-    else:
-        t4.append([f"legal-turns latency / a check request's < {TARGET_LEGAL_RATIO:g}x", "not measured", "MISS"])
-    if http and "legal_turns_gzip_bytes" in http:
-        b = http["legal_turns_gzip_bytes"]
-        t4.append([f"legal-turns bytes on the wire, gzip accepted < {TARGET_LEGAL_GZIP_BYTES:,}", f"{b:,}",
-                   mark(b < TARGET_LEGAL_GZIP_BYTES)])
-    else:
-        t4.append([f"legal-turns bytes, gzip accepted < {TARGET_LEGAL_GZIP_BYTES:,}", "not measured", "MISS"])
-    if http and http.get("sequential"):
-        sq = http["sequential"]
-        tail = sq["p99_ms"] / sq["median_ms"]
-        t4.append([f"p99 / median, {sq['n']} sequential legal-turns requests < {TARGET_TAIL_RATIO:g}",
-                   f"{tail:.2f} ({sq['p99_ms']:.2f} / {sq['median_ms']:.2f} ms)", mark(tail < TARGET_TAIL_RATIO)])
-    else:
-        t4.append([f"p99 / median, sequential legal-turns < {TARGET_TAIL_RATIO:g}", "not measured", "MISS"])
-    if http and http.get("wrk"):
-        w = http["wrk"]
-        share = w["/v1/check"] / w["/healthz"]
-        t4.append([f"/v1/check throughput / /healthz (wrk) >= {TARGET_HTTP_SHARE:g}",
-                   f"{share:.2f} ({w['/v1/check']:.0f} / {w['/healthz']:.0f} req/s)", mark(share >= TARGET_HTTP_SHARE)])
-    else:
-        t4.append([f"/v1/check throughput / /healthz (wrk) >= {TARGET_HTTP_SHARE:g}",
-                   "not measured (wrk not installed: apt-get install wrk)" if http else "not measured", "MISS"])
+    def target(label: str, measured: tuple[str, bool] | None, missing: str = "not measured") -> None:
+        """A target's row: its figure and PASS/MISS, or MISS when it was not measured."""
+        t4.append([label, measured[0], mark(measured[1])] if measured else [label, missing, "MISS"])
+
+    legal_ep, check_ep = ep.get("/v1/legal-turns"), ep.get("/v1/check")
+    ratio = legal_ep["median_ms"] / check_ep["median_ms"] if legal_ep and check_ep else None
+    target(f"legal-turns (3,097, gzip) latency / a check request's < {TARGET_LEGAL_RATIO:g}x",
+           ratio and (f"{ratio:.2f}x ({legal_ep['median_ms']:.2f} / {check_ep['median_ms']:.2f} ms)",
+                      ratio < TARGET_LEGAL_RATIO))
+    packed = (http or {}).get("legal_turns_gzip_bytes")
+    target(f"legal-turns bytes on the wire, gzip accepted < {TARGET_LEGAL_GZIP_BYTES:,}",
+           packed and (f"{packed:,}", packed < TARGET_LEGAL_GZIP_BYTES))
+    sq = (http or {}).get("sequential")
+    tail = sq and sq["p99_ms"] / sq["median_ms"]
+    target(f"p99 / median, {SEQUENTIAL} sequential legal-turns requests < {TARGET_TAIL_RATIO:g}",
+           sq and (f"{tail:.2f} ({sq['p99_ms']:.2f} / {sq['median_ms']:.2f} ms)", tail < TARGET_TAIL_RATIO))
+    w = (http or {}).get("wrk")
+    share = w and w["/v1/check"] / w["/healthz"]
+    target(f"/v1/check throughput / /healthz (wrk) >= {TARGET_HTTP_SHARE:g}",
+           w and (f"{share:.2f} ({w['/v1/check']:.0f} / {w['/healthz']:.0f} req/s)", share >= TARGET_HTTP_SHARE),
+           "not measured (wrk not installed: apt-get install wrk)" if http else "not measured")
     out.append(table(["target", "figure", ""], t4, "lrl"))
     out.append("")
     out.append(f"total time {time.monotonic() - started:.0f} s")
