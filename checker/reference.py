@@ -811,11 +811,12 @@ def _html_section(s: Section, depth: int) -> list[str]:
     return out + ["</section>"]
 
 
-def html_page(stylesheet: str | None = None) -> str:
+def html_page(stylesheet: str | tuple[str, ...] | None = None) -> str:
     """The whole reference as one HTML page (``GET /rules``): no script, an
     anchor for every section, rule id, capture kind, end-of-game reason and
-    decided reading."""
-    css = f'<link rel="stylesheet" href="{html.escape(stylesheet)}">\n' if stylesheet else ""
+    decided reading.  ``stylesheet``: one URL or several, linked in order."""
+    sheets = (stylesheet,) if isinstance(stylesheet, str) else tuple(stylesheet or ())
+    css = "".join(f'<link rel="stylesheet" href="{html.escape(s)}">\n' for s in sheets)
     toc = "\n".join(f'<li><a href="#{html.escape(s.id)}">{html.escape(s.title)}</a></li>' for s in SECTIONS)
     body = "\n".join(line for s in SECTIONS for line in _html_section(s, 2))
     return ("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
