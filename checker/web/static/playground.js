@@ -552,25 +552,21 @@
       return `${n}: ${p.reserve} in reserve, ${p.charges} charges, ${p.lowers} lowers left, ${p.captures} captures${cd}`;
     };
     const status = validation && validation.status;
-    const lines = [
-      h("strong", { class: "to-move", text: `${f.toMove} to move` }),
-      ` \u00b7 ${f.halfMoves} of 60 half-moves played`,
-      h("br"),
+    // one line above the board (who moves, or how the game ended); the
+    // players' counts and the history in the Position panel
+    const line = [h("strong", { class: "to-move", text: `${f.toMove} to move` }), ` \u00b7 ${f.halfMoves} of 60 half-moves played`];
+    if (status && status.game_over) line.push(h("br"), status.message);
+    else if (status) line.push(` \u00b7 ${status.legal_turns} legal turns`);
+    el.posStatus.replaceChildren(...line);
+    el.posFacts.replaceChildren(
       pl("A"),
       h("br"),
       pl("B"),
-    ];
-    if (status) {
-      lines.push(h("br"), status.message);
-      if (!status.game_over) lines.push(` ${status.legal_turns} legal turns.`);
-    }
-    lines.push(
       h("br"),
       state.history === null
         ? "History not known: repetition and threefold are not evaluated."
         : `History: ${state.history.length} earlier position${state.history.length === 1 ? "" : "s"} (repetition and threefold are evaluated).`
     );
-    el.posStatus.replaceChildren(...lines);
   }
 
   function checklist(checks, caption) {
@@ -1134,6 +1130,7 @@
   function init() {
     el.board = $("board-view");
     el.posStatus = $("position-status");
+    el.posFacts = $("position-facts");
     el.hpn = $("hpn");
     el.htn = $("htn");
     el.hint = $("step-hint");
