@@ -194,6 +194,11 @@ def test_the_playground_through_a_turn(base, page, width, scheme):
         assert c["role"] == "button" and c["pressed"] is None, c
         assert c["label"].startswith(c["shown"] + ", "), c
     assert page.get_by_role("button", name="0 d4, Tier 0, no Stone", exact=True).count() == 1
+    # axe's own (experimental, so not in assert_accessible) check of the same: the name contains the text shown
+    from axe_playwright_python.sync_playwright import Axe
+
+    mismatch = Axe().run(page, options={"runOnly": ["label-content-name-mismatch"]}).response["violations"]
+    assert mismatch == [], [n["target"] for v in mismatch for n in v["nodes"]][:5]
     # the position panel folds away on a narrow screen; the turn's controls follow the board
     assert page.evaluate("document.getElementById('position-panel').open") == (not narrow)
     if narrow:

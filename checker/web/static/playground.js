@@ -532,6 +532,11 @@
     for (const g of svg.querySelectorAll("g.cell[data-cell]")) {
       g.setAttribute("role", "button");
       g.setAttribute("tabindex", "-1");
+      // the name comes from aria-label (cellLabel); the drawing's <title> would
+      // be read into the cell's text too, and its words run together ("0d4")
+      // without a space between them
+      g.querySelectorAll(":scope > title").forEach((t) => t.remove());
+      g.querySelectorAll(":scope > text").forEach((t) => t.before(document.createTextNode(" ")));
     }
     el.board.replaceChildren(svg);
     fitToBoard(svg);
