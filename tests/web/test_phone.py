@@ -282,6 +282,10 @@ def test_the_other_pages_fit_follow_the_colour_scheme_and_pass_axe(base, page, w
         resp = page.goto(base + path)
         assert resp.status == (422 if name == "error page" else 200), name
         _fits(page, name)
+        if name in ("/check", "/game") and width >= 375:
+            # the permalink's board: its cell labels readable from an iPhone X's width up
+            smallest = page.evaluate(SMALLEST_LABEL.replace("#board-view", "figure.board-figure"))
+            assert smallest >= MIN_LABEL_PX, f"{name}: a cell label is {smallest:.1f} px"
         colours = page.evaluate("[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]")
         background, ink = (_luminance(c) for c in colours)
         if scheme == "dark":
