@@ -5,14 +5,16 @@ Run from the repository root with ``make audit`` (or ``.venv/bin/python
 bench/audit.py``) after ``make .venv/.test-installed``: it needs the test
 extras (Playwright, axe-playwright-python) and Chromium at /usr/bin/chromium
 (``CHROME_PATH`` overrides).  It starts the real gunicorn on loopback
-(gunicorn.conf.py, as the browser tests do), and prints for ``/``, ``/docs``,
-``/rules``, a ``/check`` and a ``/game`` permalink at 320, 375 and 1280 px,
-in the light and the dark colour scheme:
+(gunicorn.conf.py, as the browser tests do), and prints for ``/`` (on load,
+and after an illegal Check), ``/docs``, ``/rules``, a ``/check`` and a
+``/game`` permalink at 320, 375 and 1280 px, in the light and the dark colour
+scheme:
 
 - the document's ``scrollWidth`` and the window's ``innerWidth`` (a page
   wider than the screen scrolls sideways);
 - axe-core's serious + critical violations (rules and nodes) and all its
-  violations (rules), on the whole page, third-party markup included;
+  violations (rules, each named with its impact), on the whole page,
+  third-party markup included;
 
 then, when ``npx lighthouse`` runs (Lighthouse is not a dependency of the
 repository: ``npm install -g lighthouse``, or let npx fetch it), Lighthouse's
@@ -46,22 +48,37 @@ WIDTHS = (320, 375, 1280)
 SCHEMES = ("light", "dark")
 PAGES = {
     "/": "",
+    "/ after Check": "",
     "/docs": "docs",
     "/rules": "rules",
     "/check": "check?" + urlencode({"position": START_HPN, "turn": "d4 +c3"}),
     "/game": "game?" + urlencode({"turns": "c3 +d4;e5 +d4;e5 +d5"}),
 }
 LIGHTHOUSE_PAGES = ("/", "/docs")
-SETTLED = {"/docs": "#operations-default-post_v1_check"}   # a page that renders after load: wait for this
+SETTLED = {"/docs": "#operations-default-post_v1_check",   # a page that renders after load: wait for this
+           "/": "body:not([data-busy]) #board-view g.cell", "/ after Check": "body:not([data-busy]) #board-view g.cell"}
 
 
-def _axe(page) -> tuple[int, int, int]:
-    """(serious+critical rules, their nodes, all violated rules) on the page as it is."""
+def _illegal_check(page) -> None:
+    """The playground after A's first Place on the centre d4 is checked (illegal)."""
+    page.locator("#board-view g.cell[data-cell='d4']").click()
+    page.wait_for_selector("body:not([data-busy])", state="attached")
+    page.get_by_role("button", name="Check", exact=True).click()
+    page.wait_for_selector("#result .verdict-box")
+    page.wait_for_selector("body:not([data-busy])", state="attached")
+
+
+ACTIONS = {"/ after Check": _illegal_check}   # what is done on the page before it is measured
+
+
+def _axe(page) -> tuple[int, int, int, str]:
+    """(serious+critical rules, their nodes, all violated rules, their ids) on the page as it is."""
     from axe_playwright_python.sync_playwright import Axe
 
     found = Axe().run(page).response["violations"]
     failing = [v for v in found if v.get("impact") in FAILING_IMPACTS]
-    return len(failing), sum(len(v["nodes"]) for v in failing), len(found)
+    ids = ", ".join(f"{v['id']} ({v.get('impact')})" for v in found) or "-"
+    return len(failing), sum(len(v["nodes"]) for v in failing), len(found), ids
 
 
 def browser_rows(base: str) -> list[list[str]]:
@@ -81,11 +98,13 @@ def browser_rows(base: str) -> list[list[str]]:
                         page.goto(base + path, wait_until="load")
                         if name in SETTLED:
                             page.wait_for_selector(SETTLED[name])
+                        if name in ACTIONS:
+                            ACTIONS[name](page)
                         scroll, inner = page.evaluate(
                             "[document.documentElement.scrollWidth, window.innerWidth]")
-                        rules, nodes, total = _axe(page)
+                        rules, nodes, total, ids = _axe(page)
                         rows.append([name, scheme, str(width), f"{scroll}/{inner}",
-                                     "yes" if scroll > inner else "no", f"{rules} ({nodes} nodes)", str(total)])
+                                     "yes" if scroll > inner else "no", f"{rules} ({nodes} nodes)", str(total), ids])
                         context.close()
         finally:
             browser.close()
@@ -127,7 +146,7 @@ def main() -> int:
     with running_gunicorn(GUNICORN_ACCESS_LOG="") as srv:
         print("Pages in headless Chromium (axe-core via axe-playwright-python, whole page):\n")
         print(table(["page", "scheme", "width", "scrollWidth/innerWidth", "overflow",
-                     "axe serious+critical", "axe all"], browser_rows(srv.base)))
+                     "axe serious+critical", "axe all", "violated rules"], browser_rows(srv.base)))
         print("\nLighthouse, mobile preset:\n")
         rows, missing = [], None
         for name in LIGHTHOUSE_PAGES:

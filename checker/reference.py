@@ -774,6 +774,11 @@ def markdown() -> str:
 
 # ------------------------------------------------------------------- HTML ------
 
+def _plain(text: str) -> str:
+    """``text``'s inline markup (backticks, links) reduced to its words."""
+    return re.sub(r"<[^>]+>", "", html.unescape(inline_html(text)))
+
+
 def _html_block(b: Block, depth: int) -> list[str]:
     if isinstance(b, Para):
         return [f"<p>{inline_html(b.text)}</p>"]
@@ -783,7 +788,10 @@ def _html_block(b: Block, depth: int) -> list[str]:
     if isinstance(b, Table):
         head = "".join(f"<th scope=\"col\">{inline_html(h)}</th>" for h in b.header)
         rows = ["<tr>" + "".join(f"<td>{inline_html(c)}</td>" for c in row) + "</tr>" for row in b.rows]
-        return ["<div class=\"table\"><table>", f"<thead><tr>{head}</tr></thead>", "<tbody>", *rows,
+        # a wide table scrolls inside its own box on a narrow screen: a named region the keyboard reaches
+        label = html.escape("Table: " + ", ".join(_plain(h) for h in b.header), quote=True)
+        return [f'<div class="table" tabindex="0" role="region" aria-label="{label}"><table>',
+                f"<thead><tr>{head}</tr></thead>", "<tbody>", *rows,
                 "</tbody></table></div>"]
     if isinstance(b, Code):
         return [f"<pre><code>{html.escape(b.text, quote=False)}</code></pre>"]
@@ -811,11 +819,12 @@ def _html_section(s: Section, depth: int) -> list[str]:
     return out + ["</section>"]
 
 
-def html_page(stylesheet: str | None = None) -> str:
+def html_page(stylesheet: str | tuple[str, ...] | None = None) -> str:
     """The whole reference as one HTML page (``GET /rules``): no script, an
     anchor for every section, rule id, capture kind, end-of-game reason and
-    decided reading."""
-    css = f'<link rel="stylesheet" href="{html.escape(stylesheet)}">\n' if stylesheet else ""
+    decided reading.  ``stylesheet``: one URL or several, linked in order."""
+    sheets = (stylesheet,) if isinstance(stylesheet, str) else tuple(stylesheet or ())
+    css = "".join(f'<link rel="stylesheet" href="{html.escape(s)}">\n' for s in sheets)
     toc = "\n".join(f'<li><a href="#{html.escape(s.id)}">{html.escape(s.title)}</a></li>' for s in SECTIONS)
     body = "\n".join(line for s in SECTIONS for line in _html_section(s, 2))
     return ("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -31,11 +31,13 @@ ASSET_PATH = "/static/playground/"
 """Where the page's assets are served (under ``/static``, beside Flask's own)."""
 
 ASSETS = {
+    "theme.css": "text/css; charset=utf-8",
     "playground.js": "text/javascript; charset=utf-8",
     "playground.css": "text/css; charset=utf-8",
     "pages.css": "text/css; charset=utf-8",
 }
-"""The assets the pages load (the playground; the permalink and error pages
+"""The assets the pages load (the palette shared by every page, light and
+dark; the playground; the permalink and error pages
 of :mod:`checker.web.pages`), each with its content type."""
 
 

@@ -26,11 +26,13 @@ from .endpoints import Blueprint, Content, revalidated
 bp = Blueprint("rules", __name__)
 
 STYLESHEET = "/static/rules/rules.css"
+THEME = "/static/playground/theme.css"
+"""The palette every page shares (light and dark), linked before the page's own stylesheet."""
 
 
 @functools.lru_cache(maxsize=1)
 def _page() -> bytes:
-    return html_page(STYLESHEET).encode("utf-8")
+    return html_page((THEME, STYLESHEET)).encode("utf-8")
 
 
 @bp.declare("GET", REFERENCE_PATH, "The rules reference", answer=Content(

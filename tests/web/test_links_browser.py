@@ -129,7 +129,7 @@ def test_score_sheet_loads_a_game_to_step_through_and_share(pg, server):  # noqa
     page.wait_for_selector("#result .verdict-box")
     assert query(page)["at"] == "2" and pg.htn() == "e5 +d4"
     assert "Legal" in page.inner_text("#verdict-head")
-    assert "repetition and threefold are evaluated" in page.inner_text("#position-status")   # history kept
+    assert "repetition and threefold are evaluated" in page.inner_text("#position-facts")   # history kept
     page.reload()
     page.wait_for_selector("#result .verdict-box")
     pg.settle()

@@ -142,7 +142,8 @@ def test_assets_answer_200_with_their_content_types(client):
         assert not re.search(r"https?://", body), path
         assert "@import" not in body and "url(" not in body
         seen.add(path)
-    assert seen == {"/static/playground/playground.js", "/static/playground/playground.css"}
+    assert seen == {"/static/playground/theme.css", "/static/playground/playground.js",
+                    "/static/playground/playground.css"}
 
 
 def test_page_forbids_other_origins(client):
@@ -158,7 +159,7 @@ def test_page_and_assets_are_package_data(client):
     from importlib import resources
 
     static = resources.files("checker.web").joinpath("static")
-    for name in ("index.html", "playground.js", "playground.css"):
+    for name in ("index.html", "theme.css", "playground.js", "playground.css"):
         assert static.joinpath(name).read_bytes()
     served = client.get("/static/playground/playground.js").get_data()
     assert served == static.joinpath("playground.js").read_bytes()
@@ -196,8 +197,9 @@ def test_every_control_is_a_labelled_button_or_input(client):
             assert attrs["id"] in refs.labels_for, attrs
     for value in ("raise", "lower", "none", "capture", "lock"):
         assert re.search(rf'<label><input type="radio" name="[a-z-]+" value="{value}"[^>]*> [^<]+</label>', html)
-    assert any(a.get("aria-live") == "polite" for _, a in refs.tags)
-    assert any(a.get("role") == "status" for _, a in refs.tags)
+    # one live region: the one-line status (role=status); the verdict's table is not re-read at each Check
+    assert not any(a.get("aria-live") for _, a in refs.tags)
+    assert [a.get("id") for _, a in refs.tags if a.get("role") == "status"] == ["message"]
     # no clickable <div>/<span>: nothing but buttons, inputs and links carries an onclick or a tabindex >= 0
     for tag, attrs in refs.tags:
         assert "onclick" not in attrs
@@ -435,7 +437,8 @@ def test_keyboard_only(pg):
     pg.settle()
     page.wait_for_selector("#result .verdict-box")
     assert "Legal" in page.inner_text("#verdict-head")
-    assert page.get_attribute("#result", "aria-live") == "polite"
+    assert page.get_attribute("#result", "aria-live") is None
+    assert page.get_attribute("#message", "role") == "status"
     assert "legal" in page.inner_text("#message")
 
 
@@ -500,8 +503,8 @@ def test_pasted_positions(pg):
 
     pg.load(AFTER_C3)
     page.wait_for_selector("#board-view g.cell[data-cell='c3'][data-stone='A']")
-    status = page.inner_text("#position-status")
-    assert "B to move" in status and "not evaluated" in status  # a pasted position has no known history
+    assert "B to move" in page.inner_text("#position-status")
+    assert "not evaluated" in page.inner_text("#position-facts")  # a pasted position has no known history
 
 
 def test_a_move_built_by_clicking(pg):

@@ -83,10 +83,11 @@ def test_the_notation_section_shows_the_start_position(client):
 def test_its_stylesheet_is_served_and_nothing_else_is_loaded(client, page):
     _, p = page
     loaded = [url for tag, url in p.refs if tag == "link"]
-    assert loaded == ["/static/rules/rules.css"]
-    css = client.get(loaded[0])
-    assert css.status_code == 200 and css.mimetype == "text/css"
-    assert css.headers["X-Content-Type-Options"] == "nosniff"
+    assert loaded == ["/static/playground/theme.css", "/static/rules/rules.css"]
+    for url in loaded:
+        css = client.get(url)
+        assert css.status_code == 200 and css.mimetype == "text/css"
+        assert css.headers["X-Content-Type-Options"] == "nosniff"
     # every link is inside the page, to this service, or to the published rules
     for _, url in p.refs:
         assert url.startswith(("#", "/", "https://hexodic.com/")), url

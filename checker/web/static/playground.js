@@ -362,6 +362,24 @@
     return roles;
   }
 
+  // A cell's accessible name begins with what it shows (its Tier, its
+  // Stone, its name: "0 A c3"), then says it in words, then what the
+  // highlight means in this drawing and what the turn chose there. A cell is
+  // a button that takes the turn's next step, not an on/off toggle, so it has
+  // no aria-pressed.
+  function cellLabel(g, roles) {
+    const shown = [...g.querySelectorAll("text")]
+      .filter((t) => !t.closest(".pg-tag"))
+      .map((t) => t.textContent.trim())
+      .filter(Boolean);
+    const d = g.dataset;
+    const parts = [shown.join(" ") || d.cell, "Tier " + d.tier, d.stone === "empty" ? "no Stone" : d.stone + "'s Stone"];
+    if (d.locked === "true") parts.push("locked");
+    if (d.highlight === "true") parts.push(el.board.dataset.shows === "highlight" ? "a legal choice" : "named by a failed check");
+    for (const r of roles) parts.push(r[1]);
+    return parts.join(", ");
+  }
+
   // Client-side marks of the turn being built: a tag in the cell's corner
   // (a letter or symbol, so not colour alone) and the cell's label.
   function markSelection() {
@@ -373,10 +391,7 @@
       g.querySelectorAll(".pg-tag").forEach((t) => t.remove());
       const roles = selectionOf(name);
       g.classList.toggle("pg-selected", roles.length > 0);
-      const title = g.querySelector("title");
-      const base = title ? title.textContent : name;
-      g.setAttribute("aria-label", roles.length ? base + "; " + roles.map((r) => r[1]).join(", ") : base);
-      g.setAttribute("aria-pressed", roles.length ? "true" : "false");
+      g.setAttribute("aria-label", cellLabel(g, roles));
       // a drawn verdict carries the renderer's own marks of the turn
       if (!roles.length || el.board.dataset.shows === "turn") continue;
       const hex = g.querySelector("polygon.hex");
@@ -465,6 +480,22 @@
     return best || name;
   }
 
+  // The page says in words what the drawing's header, caption and legend say
+  // (the position line, the verdict, the legend under the board), so the
+  // drawing is cropped to the cells: on a phone they then use the width.
+  function fitToBoard(svg) {
+    const cells = svg.querySelector("#board");
+    if (!cells || !cells.getBBox) return;
+    const b = cells.getBBox();
+    if (!b.width || !b.height) return;
+    const m = 3;
+    const box = [b.x - m, b.y - m, b.width + 2 * m, b.height + 2 * m].map((v) => +v.toFixed(1));
+    svg.setAttribute("viewBox", box.join(" "));
+    svg.setAttribute("width", String(box[2]));
+    svg.setAttribute("height", String(box[3]));
+    svg.classList.add("board-fitted");
+  }
+
   const renderBoard = task(async function (opts) {
     if (!state.hpn) return false;
     const seq = ++state.renderSeq;
@@ -501,8 +532,14 @@
     for (const g of svg.querySelectorAll("g.cell[data-cell]")) {
       g.setAttribute("role", "button");
       g.setAttribute("tabindex", "-1");
+      // the name comes from aria-label (cellLabel); the drawing's <title> would
+      // be read into the cell's text too, and its words run together ("0d4")
+      // without a space between them
+      g.querySelectorAll(":scope > title").forEach((t) => t.remove());
+      g.querySelectorAll(":scope > text").forEach((t) => t.before(document.createTextNode(" ")));
     }
     el.board.replaceChildren(svg);
+    fitToBoard(svg);
     el.board.dataset.shows = opts.turn ? "turn" : opts.highlight && opts.highlight.length ? "highlight" : "plain";
     setRoving(state.focusCell);
     markSelection();
@@ -520,25 +557,21 @@
       return `${n}: ${p.reserve} in reserve, ${p.charges} charges, ${p.lowers} lowers left, ${p.captures} captures${cd}`;
     };
     const status = validation && validation.status;
-    const lines = [
-      h("strong", { class: "to-move", text: `${f.toMove} to move` }),
-      ` \u00b7 ${f.halfMoves} of 60 half-moves played`,
-      h("br"),
+    // one line above the board (who moves, or how the game ended); the
+    // players' counts and the history in the Position panel
+    const line = [h("strong", { class: "to-move", text: `${f.toMove} to move` }), ` \u00b7 ${f.halfMoves} of 60 half-moves played`];
+    if (status && status.game_over) line.push(h("br"), status.message);
+    else if (status) line.push(` \u00b7 ${status.legal_turns} legal turns`);
+    el.posStatus.replaceChildren(...line);
+    el.posFacts.replaceChildren(
       pl("A"),
       h("br"),
       pl("B"),
-    ];
-    if (status) {
-      lines.push(h("br"), status.message);
-      if (!status.game_over) lines.push(` ${status.legal_turns} legal turns.`);
-    }
-    lines.push(
       h("br"),
       state.history === null
         ? "History not known: repetition and threefold are not evaluated."
         : `History: ${state.history.length} earlier position${state.history.length === 1 ? "" : "s"} (repetition and threefold are evaluated).`
     );
-    el.posStatus.replaceChildren(...lines);
   }
 
   function checklist(checks, caption) {
@@ -609,7 +642,7 @@
     state.reserve = f[f.toMove].reserve;
     state.skip = !!(v.status && v.status.cooldown_skip);
     state.gameOver = v.status && v.status.game_over ? v.status.message : null;
-    state.legalMode = false;
+    setLegalMode(false);
     state.verdict = null;
     state.checked = null;
     el.play.disabled = true;
@@ -730,6 +763,22 @@
     return frag;
   }
 
+  // At most three rule ids, then how many more: the status line stays one
+  // short line (the checklist below has them all).
+  function listShort(ids) {
+    const shown = ids.slice(0, 3).join(", ");
+    return ids.length > 3 ? `${shown} and ${ids.length - 3} more` : shown;
+  }
+
+  // After a Check on a narrow screen the verdict panel is below the turn's
+  // controls: bring its head and summary into view (focus stays on Check).
+  function showVerdict() {
+    const head = $("result-heading");
+    const summary = $("verdict-summary") || el.result;
+    const r = summary.getBoundingClientRect();
+    if (r.bottom > window.innerHeight || r.top < 0) head.scrollIntoView({ block: "start" });
+  }
+
   const doCheck = task(async function () {
     if (!state.hpn) return;
     const text = el.htn.value.trim();
@@ -753,8 +802,9 @@
     state.checked = v.turn;
     el.result.replaceChildren(verdictNode(v));
     el.play.disabled = !v.legal;
-    say(v.legal ? `Checked ${v.turn}: legal.` : `Checked ${v.turn}: illegal; failed: ${v.violations.join(", ")}.`);
+    say(v.legal ? `Checked ${v.turn}: legal.` : `Checked ${v.turn}: illegal; failed: ${listShort(v.violations)}.`);
     await renderBoard({ turn: text });
+    showVerdict();
   });
 
   const playOn = task(async function () {
@@ -763,6 +813,10 @@
     const history = state.history === null ? null : state.history.concat([state.hpn]);
     const played = v.turn;
     const mover = v.mover;
+    // Play on is disabled once the position is loaded: first move the focus to
+    // the board, where the next turn begins (the status line says what was played)
+    if (el.board.querySelector("g.cell[data-cell]")) focusCell(state.focusCell);
+    else $("turn-heading").focus();
     const ok = await loadPosition(v.outcome.hpn, history);
     if (!ok) return;
     let replaced = false;
@@ -832,7 +886,7 @@
       el.highlightNote.replaceChildren(problemNode(err));
       return;
     }
-    if (p !== state.project) return; // the turn changed meanwhile
+    if (p !== state.project || !state.legalMode) return; // the turn changed meanwhile, or the toggle is off
     const cells = [];
     const add = (c) => {
       if (c && !cells.includes(c)) cells.push(c);
@@ -873,9 +927,23 @@
     await renderBoard({ highlight: cells });
   });
 
-  function showLegal() {
-    state.legalMode = true;
-    refreshLegal();
+  // "Show legal turns" is an on/off toggle (aria-pressed); off takes the
+  // highlights away again.
+  function setLegalMode(on) {
+    state.legalMode = on;
+    el.legal.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+
+  function toggleLegal() {
+    if (!state.legalMode) {
+      setLegalMode(true);
+      return refreshLegal();
+    }
+    setLegalMode(false);
+    el.highlightNote.hidden = true;
+    el.highlightNote.replaceChildren();
+    say("Legal turns no longer shown.");
+    return renderBoard(state.verdict ? { turn: el.htn.value.trim() } : {});
   }
 
   // --------------------------------------------------------------- games --
@@ -1067,6 +1135,7 @@
   function init() {
     el.board = $("board-view");
     el.posStatus = $("position-status");
+    el.posFacts = $("position-facts");
     el.hpn = $("hpn");
     el.htn = $("htn");
     el.hint = $("step-hint");
@@ -1091,6 +1160,8 @@
     el.shareNote = $("share-note");
     for (const b of [el.check, el.clear, el.legal, el.gameFirst, el.gamePrev, el.gameNext, el.gameLast]) b.disabled = true;
     if (EMBED) document.body.classList.add("embed");
+    // the Position panel is folded on narrow screens, open beside the board on wide ones
+    if (window.matchMedia("(min-width: 881px)").matches) $("position-panel").open = true;
 
     el.board.addEventListener("click", (e) => {
       const g = e.target.closest && e.target.closest("g.cell[data-cell]");
@@ -1140,7 +1211,7 @@
     $("share").addEventListener("click", share);
     window.addEventListener("popstate", () => restoreFromAddress());
     el.clear.addEventListener("click", clearTurn);
-    el.legal.addEventListener("click", showLegal);
+    el.legal.addEventListener("click", toggleLegal);
     el.play.addEventListener("click", act(playOn));
     el.htn.addEventListener("input", () => takeTypedTurn(true));
     for (const r of document.querySelectorAll('input[name="shape-kind"]')) {
