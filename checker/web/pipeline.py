@@ -57,9 +57,25 @@ def _no_constant(name: str):
     raise NotAJSONNumber(name)
 
 
+# orjson reads an integer beyond 64 bits as a float, where the standard library keeps the int: any
+# run of 19 digits goes to the standard library (found with translate and a substring search: a
+# regular expression takes ten times longer).
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_RUN = b"0" * 19
+
+
 def loads(text: bytes | str):
     """JSON as the service reads it: the standard library's reader, without
-    ``NaN`` and the infinities (:class:`NotAJSONNumber`)."""
+    ``NaN`` and the infinities (:class:`NotAJSONNumber`).  UTF-8 bytes are
+    read by orjson first (a fifth of the time on a JSON position), which
+    gives the same values for every text it accepts (tests/web/test_json_reading.py);
+    what it refuses, and any text with a 19-digit run, the standard library
+    reads, and words the error."""
+    if type(text) is bytes and _LONG_RUN not in text.translate(_DIGITS_AS_ZERO):
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
     return json.loads(text, parse_constant=_no_constant)
 
 
