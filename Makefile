@@ -46,7 +46,7 @@ docs/rules.md: $(STAMP) checker/catalogue.py checker/reference.py
 
 # Conformance vectors: hand-written ones plus generated regression vectors.
 vectors: $(RUNTIME)
-	$(PY) -m checker.vectors build
+	$(PY) -m checker.tools.vectors build
 
 # The perft table: checker/data/perft.json and docs/perft.md, counted afresh (about half a minute).
 perft: $(RUNTIME)

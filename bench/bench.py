@@ -75,7 +75,7 @@ from checker.legality import check
 from checker.notation import parse_hpn, parse_htn, position_to_hpn, turn_to_htn
 from checker.position import Position
 from checker.web.endpoints import reply
-from checker.web.pipeline import batch_request, check_request, consistent, parse_json
+from checker.service.pipeline import batch_request, check_request, consistent, parse_json
 from schemas.requests import load_check_request
 from schemas.position import HPN_CACHE_SIZE, cached_hpn
 from schemas.responses import PositionOutSchema
@@ -221,7 +221,7 @@ def time_blocks(ops: dict, series_time: float, min_runs: int = MIN_RUNS) -> dict
 
 def request_path(raw: bytes):
     """What POST /v1/check does between the WSGI body and the WSGI response,
-    made of the service's own public pieces (checker/web/pipeline.py and
+    made of the service's own public pieces (checker/service/pipeline.py and
     endpoints.py), so the benchmark follows the service: parse_json (the
     standard library's json.loads, no NaN or Infinity, an object), check_request
     (load_check_request, consistent, check(..., validate=False), the verdict

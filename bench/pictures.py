@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from checker.legality import check  # noqa: E402
 from checker.notation import START_HPN, parse_hpn, parse_htn  # noqa: E402
-from checker.raster import RASTERISER, svg_to_png  # noqa: E402
-from checker.render import render_svg  # noqa: E402
+from checker.drawing.png import RASTERISER, svg_to_png  # noqa: E402
+from checker.drawing.svg import render_svg  # noqa: E402
 from checker.web import create_app  # noqa: E402
 
 # A crowded midgame (seeded random game 4 after 22 half-moves, as in bench.py):

@@ -1,9 +1,15 @@
-"""The Hexodic rules engine: says whether a turn is legal, and why.
+"""The Hexodic rules engine ("the checker"): says whether a turn is legal, and why.
 
-Pure Python, no web framework (but :mod:`checker.web`).  One module per concept:
+The front door::
 
+    from checker import check, validate, legal_turns, replay, perft
+    from checker import parse_hpn, parse_htn, position_to_hpn, Position
+
+Pure Python, no web framework.  One module per concept:
+
+- :mod:`checker.version`    the rules version and the package version, decided once
 - :mod:`checker.board`      cells, names, neighbours, steps, edge slots
-- :mod:`checker.position`   positions, player states, consistency (D-3)
+- :mod:`checker.position`   positions, player states, consistency (D-3), the 60 half-move limit
 - :mod:`checker.turn`       Place, Move, Skip, Shape, Echo, Turn
 - :mod:`checker.notation`   HPN and HTN, parse and emit
 - :mod:`checker.catalogue`  rule ids, capture kinds, end-of-game reasons, D-n: full texts, links
@@ -15,27 +21,27 @@ Pure Python, no web framework (but :mod:`checker.web`).  One module per concept:
 - :mod:`checker.play`       applying a legal turn: events, capture checks
 - :mod:`checker.legality`   ``check``: one predicate per rule id, the verdict; ``validate``
 - :mod:`checker.replay`     a game's turns checked and applied in order
-- :mod:`checker.render`     a position and a verdict drawn as SVG
-- :mod:`checker.raster`     a drawing as PNG (resvg)
-- :mod:`checker.counting`   perft: legal turn sequences counted (``checker.perft``)
-- :mod:`checker.vectors`    the conformance vectors
-- :mod:`checker.answers`    another implementation's answers to the vectors, compared
-- :mod:`checker.engine`     the engine protocol spoken by the checker
-- :mod:`checker.conform`    the driver that tests another engine with it
-- :mod:`checker.cli`        the ``hexodic-check`` command
-- :mod:`checker.serving`    what gunicorn.conf.py needs: CPUs from the cgroup quota, the metrics directory, the log
-- :mod:`checker.web`        the HTTP service (Flask): the API, OpenAPI, the playground
+- :mod:`checker.counting`   perft: legal turn sequences counted (``checker.perft``; the module is
+  not named ``perft`` so that it cannot hide that function)
 - :mod:`checker.data`       the shipped data: conformance vectors, the perft table, JSON Schemas
+
+The packages above it, each importing only downwards:
+
+- :mod:`checker.drawing`    a position and a verdict as SVG or PNG
+- :mod:`checker.service`    request handling without a web framework (HTTP, CLI, benchmarks)
+- :mod:`checker.tools`      the ``hexodic-check`` command, the engine protocol, conform, vectors
+- :mod:`checker.web`        the HTTP service (Flask) and its gunicorn hooks
+
+The rules engine imports none of them (``tests/test_layout.py``).
 """
 
-RULES_VERSION = "2026-09-15"
+from checker.counting import perft
+from checker.generate import legal_turns
+from checker.legality import check, validate
+from checker.notation import parse_hpn, parse_htn, position_to_hpn
+from checker.position import Position
+from checker.replay import replay
+from checker.version import RULES_VERSION
 
-
-def __getattr__(name: str):
-    """``checker.perft``, imported on first use: the submodules import this
-    package (for RULES_VERSION), so importing them here would make a cycle
-    in which a submodule can see the package half made."""
-    if name == "perft":
-        from .counting import perft
-        return perft
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["RULES_VERSION", "Position", "check", "legal_turns", "parse_hpn", "parse_htn", "perft",
+           "position_to_hpn", "replay", "validate"]

@@ -41,15 +41,16 @@ from pathlib import Path
 from operator import itemgetter
 from typing import Literal, NamedTuple, overload
 
-from . import RULES_VERSION, board
-from .board import NEIGHBOURS, WITHIN_2
-from .ending import game_over_reason
-from .generate import legal_turns
-from .notation import parse_hpn, position_to_hpn, turn_to_htn  # noqa: F401 (turn_to_htn: the doctest)
-from .play import weigh_echo_capture, weigh_encirclement
-from .position import PlayerState, Position, other
-from .projects import legal_projects
-from .turn import CAPTURE, LOCK, RAISE, Move, Place, Turn
+from checker import board
+from checker.version import RULES_VERSION
+from checker.board import NEIGHBOURS, WITHIN_2
+from checker.ending import game_over_reason
+from checker.generate import legal_turns
+from checker.notation import parse_hpn, position_to_hpn, turn_to_htn  # noqa: F401 (turn_to_htn: the doctest)
+from checker.play import weigh_echo_capture, weigh_encirclement
+from checker.position import PlayerState, Position, other
+from checker.projects import legal_projects
+from checker.turn import CAPTURE, LOCK, RAISE, Move, Place, Turn
 
 __all__ = ["perft", "PerftCount", "perft_count", "expansions", "BUDGET", "count_turns", "after", "BudgetExceeded",
            "Budget", "TableEntry", "load_table",

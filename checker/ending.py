@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Iterable, Sequence
 
-from . import board
-from .board import NEIGHBOURS, Cell
-from .catalogue import LINKS, end_entry
-from .position import MAX_HALF_MOVES, Position, other
-from .projects import has_legal_project
+from checker import board
+from checker.board import NEIGHBOURS, Cell
+from checker.catalogue import LINKS, end_entry
+from checker.position import MAX_HALF_MOVES, Position, other
+from checker.projects import has_legal_project
 
 __all__ = ["EndReason", "TiebreakFigures", "GameResult", "network_group", "game_over_reason", "tiebreak_figures",
            "describe_game_over", "game_status", "end_of_game"]

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from . import board
-from .board import NEIGHBOURS, WITHIN_2, Cell
-from .ending import game_over_reason
-from .position import Position, other
-from .projects import legal_projects
-from .turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Turn
+from checker import board
+from checker.board import NEIGHBOURS, WITHIN_2, Cell
+from checker.ending import game_over_reason
+from checker.position import Position, other
+from checker.projects import legal_projects
+from checker.turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Turn
 
 __all__ = ["legal_shapes", "mandating_shapes", "echo_capture_cells", "echo_lock_cells", "legal_turns"]
 

@@ -24,17 +24,17 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Iterable, NamedTuple
 
-from . import board
-from .board import CENTRE, NEIGHBOURS, STEPS, Cell
-from .catalogue import RULE_IDS, RULES, STEP_ECHO, STEP_GAME, STEP_MOVE, STEP_PLACE, STEP_POSITION, STEP_SHAPE
-from .ending import GameResult, describe_game_over, game_over_reason, game_status
-from .generate import legal_shapes, legal_turns, mandating_shapes
-from .notation import project_to_htn, shape_to_htn, turn_to_htn
-from .play import CaptureKind, EventType, Outcome, apply
-from .position import MAX_HALF_MOVES, Position, Problem, other
-from .projects import place_cells, skip_applies
-from .turn import CAPTURE, RAISE, Move, Place, Shape, Skip, Turn
-from .wording import and_list, plural
+from checker import board
+from checker.board import CENTRE, NEIGHBOURS, STEPS, Cell
+from checker.catalogue import RULE_IDS, RULES, STEP_ECHO, STEP_GAME, STEP_MOVE, STEP_PLACE, STEP_POSITION, STEP_SHAPE
+from checker.ending import GameResult, describe_game_over, game_over_reason, game_status
+from checker.generate import legal_shapes, legal_turns, mandating_shapes
+from checker.notation import project_to_htn, shape_to_htn, turn_to_htn
+from checker.play import CaptureKind, EventType, Outcome, apply
+from checker.position import MAX_HALF_MOVES, Position, Problem, other
+from checker.projects import place_cells, skip_applies
+from checker.turn import CAPTURE, RAISE, Move, Place, Shape, Skip, Turn
+from checker.wording import and_list, plural
 
 __all__ = ["Status", "PASSED", "FAILED", "NOT_APPLICABLE", "Check", "compose", "Verdict", "InconsistentPosition", "check",
            "consistency_checks", "Validation", "validate"]

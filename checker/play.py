@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Iterable, Sequence
 
-from . import board
-from .board import NEIGHBOURS, SLOTS, Cell
-from .catalogue import LINKS, capture_entry
-from .ending import GameResult, end_of_game
-from .position import PlayerState, Position, other
-from .turn import CAPTURE, LOCK, RAISE, Echo, Move, Place, Project, Skip, Turn
+from checker import board
+from checker.board import NEIGHBOURS, SLOTS, Cell
+from checker.catalogue import LINKS, capture_entry
+from checker.ending import GameResult, end_of_game
+from checker.position import PlayerState, Position, other
+from checker.turn import CAPTURE, LOCK, RAISE, Echo, Move, Place, Project, Skip, Turn
 
 __all__ = ["TermKind", "Term", "CaptureKind", "Weighing", "EventType", "Event", "Outcome", "apply",
            "weigh_encirclement", "weigh_echo_capture"]

@@ -28,9 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, NamedTuple
 
-from . import board
-from .board import Cell
-from .wording import plural
+from checker import board
+from checker.board import Cell
+from checker.wording import plural
 
 __all__ = ["PLAYERS", "other", "PlayerState", "Position", "Problem", "STONES_PER_PLAYER"]
 
@@ -192,8 +192,9 @@ class Position:
         return self._key
 
     def __repr__(self) -> str:
-        from .notation import position_to_hpn
-        return f"Position({position_to_hpn(self)!r})"
+        # Not HPN: this module is below the notation (checker.notation imports it).
+        stones = sum(s is not None for s in self.stones)
+        return f"<Position {self.to_move} to move, half-move {self.half_moves}, {stones} stones>"
 
     # -- consistency (D-3) ---------------------------------------------------
 

@@ -16,10 +16,10 @@ the same cells in its messages, so the three agree.
 
 from __future__ import annotations
 
-from . import board
-from .board import CENTRE, NEIGHBOURS, Cell
-from .position import Position
-from .turn import Move, Place, Skip
+from checker import board
+from checker.board import CENTRE, NEIGHBOURS, Cell
+from checker.position import Position
+from checker.turn import Move, Place, Skip
 
 __all__ = ["place_cells", "skip_applies", "legal_moves", "has_legal_project", "legal_projects"]
 

@@ -32,9 +32,9 @@ import sys
 from dataclasses import dataclass
 from typing import Iterator, Union
 
-from . import RULES_VERSION
-from .catalogue import CAPTURES, DECISIONS, ENDINGS, ENTRIES, LINKS, REFERENCE_PATH, RULES, Kind, RuleEntry
-from .notation import START_HPN
+from checker.version import RULES_VERSION
+from checker.catalogue import CAPTURES, DECISIONS, ENDINGS, ENTRIES, REFERENCE_PATH, RULES, Kind, RuleEntry
+from checker.notation import START_HPN
 
 __all__ = ["Para", "Bullets", "Table", "Code", "Entries", "Section", "SECTIONS", "WorkedFact", "CAPTURE_FACTS",
            "FIRST_TURN_HPN", "PLAYER_EXAMPLE", "RICH_HPN", "HTN_EXAMPLES", "JSON_POSITION", "JSON_TURN",
@@ -180,7 +180,7 @@ CAPTURE_FACTS = (
 
 
 def _board_diagram() -> str:
-    from . import board
+    from checker import board
     lines = []
     for r, cells in enumerate(board.ROW_CELLS):
         indent = 2 * abs(3 - r)

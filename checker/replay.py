@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .ending import GameResult, game_status
-from .legality import Verdict, check
-from .position import Position
-from .turn import Turn
+from checker.ending import GameResult, game_status
+from checker.legality import Verdict, check
+from checker.position import Position
+from checker.turn import Turn
 
 __all__ = ["FirstIllegal", "Replay", "replay"]
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple, Union
 
-from .board import Cell
+from checker.board import Cell
 
 __all__ = ["Place", "Move", "Skip", "Project", "ShapeKind", "Shape", "EchoKind", "Echo", "Turn",
            "RAISE", "LOWER", "CAPTURE", "LOCK"]

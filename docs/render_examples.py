@@ -1,4 +1,4 @@
-"""Regenerate the example pictures in docs/ with checker.render and checker.raster.
+"""Regenerate the example pictures in docs/ with checker.drawing.svg and checker.drawing.png.
 
 Run from the repository root:
 
@@ -21,8 +21,8 @@ sys.path.insert(0, str(ROOT))
 from checker.legality import check  # noqa: E402
 from checker.notation import parse_hpn, parse_htn  # noqa: E402
 from checker.position import Position  # noqa: E402
-from checker.raster import svg_to_png  # noqa: E402
-from checker.render import render_svg  # noqa: E402
+from checker.drawing.png import svg_to_png  # noqa: E402
+from checker.drawing.svg import render_svg  # noqa: E402
 
 # A mid-game position: A's reserve is empty (so A Moves), A has Echo-Locked c4,
 # B's stone on d4 (Tier 1) has no empty neighbour.

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, post_dump, pre_dump, validate
 
-from checker import RULES_VERSION
+from checker.version import RULES_VERSION
 from checker.counting import BUDGET
 from checker.notation import position_to_hpn, turn_to_htn
 
-from .fields import StrictBoolean
-from .position import PositionField
+from schemas.fields import StrictBoolean
+from schemas.position import PositionField
 
 MAX_DEPTH = 60  # a game has at most 60 half-moves, so no longer sequence exists
 

@@ -15,7 +15,7 @@ from checker import board
 from checker.notation import parse_hpn
 from checker.position import PlayerState, Position
 
-from .fields import CELL_INDEX, MAX_HPN_LENGTH, CellListField, StrictBoolean, TextOrObject
+from schemas.fields import CELL_INDEX, MAX_HPN_LENGTH, CellListField, StrictBoolean, TextOrObject
 
 
 class CellStateSchema(Schema):

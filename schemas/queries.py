@@ -12,12 +12,12 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from checker import board
 from checker.notation import NotationError, parse_htn, split_turns
-from checker.raster import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
+from checker.drawing.png import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
 
-from .fields import MAX_HTN_LENGTH, distinct_cells
-from .position import PositionField
-from .requests import MAX_REPLAY
-from .turn import TurnField
+from schemas.fields import MAX_HTN_LENGTH, distinct_cells
+from schemas.position import PositionField
+from schemas.requests import MAX_REPLAY
+from schemas.turn import TurnField
 
 _HPN_DOC = {"type": "string", "description": "The position in HPN (RULES §10)."}
 _HTN_DOC = {"type": "string", "description": "A turn in HTN (RULES §10)."}

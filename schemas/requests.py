@@ -7,9 +7,9 @@ from marshmallow import Schema, fields, validate
 
 from checker.notation import NotationError, parse_htn
 
-from .fields import MAX_HPN_LENGTH, MAX_HTN_LENGTH, CellListField
-from .position import PositionField, cached_hpn, fast_position
-from .turn import ProjectFilterField, ShapeFilterField, TurnField, TurnForm, fast_turn
+from schemas.fields import MAX_HPN_LENGTH, MAX_HTN_LENGTH, CellListField
+from schemas.position import PositionField, cached_hpn, fast_position
+from schemas.turn import ProjectFilterField, ShapeFilterField, TurnField, TurnForm, fast_turn
 
 MAX_HISTORY = 60      # a game has at most 60 half-moves
 MAX_BATCH = 1000

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, pre_dump
 
-from checker import RULES_VERSION, board
+from checker import board
+from checker.version import RULES_VERSION
 from checker.catalogue import Kind
 from checker.notation import NotationError, position_to_hpn, turn_to_htn
 
-from .position import PositionObjectSchema
-from .turn import TurnForm, turn_to_json
+from schemas.position import PositionObjectSchema
+from schemas.turn import TurnForm, turn_to_json
 
 
 def _hpn(outcome) -> str:

@@ -18,7 +18,7 @@ from checker import board
 from checker.notation import parse_htn, parse_project, parse_shape
 from checker.turn import Echo, EchoKind, Move, Place, Shape, ShapeKind, Skip, Turn
 
-from .fields import CELL_INDEX, MAX_HTN_LENGTH, CellField, TextOrObject
+from schemas.fields import CELL_INDEX, MAX_HTN_LENGTH, CellField, TextOrObject
 
 _CELL_DOC = {"type": "string", "example": "c3", "description": "A cell name, a1 … g7."}
 

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import orjson
 
-from checker import RULES_VERSION, board
+from checker import board
+from checker.version import RULES_VERSION
 from checker.notation import echo_to_htn, project_to_htn, shape_to_htn
 from checker.generate import CAPTURES, LOCKS, LOWERS, RAISES
 from checker.turn import Shape
 
-from .turn import TurnForm, project_to_json
+from schemas.turn import TurnForm, project_to_json
 
 __all__ = ["legal_turns_json"]
 

@@ -1,4 +1,4 @@
-"""An answers file without traps (checker/answers.py, ``hexodic-check vectors
+"""An answers file without traps (checker/tools/answers.py, ``hexodic-check vectors
 --answers FILE``), and the JSON Schemas of the vectors and answers formats."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from checker.answers import compare, schema
-from checker.cli import main
-from checker.vectors import load
+from checker.tools.answers import compare, schema
+from checker.tools.cli import main
+from checker.tools.vectors import load
 
 VECTORS = load()
 BY_ID = {v["id"]: v for v in VECTORS}

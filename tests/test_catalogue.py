@@ -17,12 +17,12 @@ import re
 
 import pytest
 
-from checker import vectors
+from checker.tools import vectors
 from checker.catalogue import (CAPTURES, DECISIONS, ENDINGS, ENTRIES, RULE_IDS, RULES, Kind, capture_entry,
                                end_entry, rule_url)
 from checker.legality import check
 from checker.notation import parse_hpn, parse_htn
-from checker.position import PlayerState, Position
+from checker.position import Position
 from checker.reference import anchors, markdown
 from tests.helpers import POSITION_RULES, START_HPN, TURN_RULES
 

@@ -1,4 +1,4 @@
-"""The ``hexodic-check`` command (checker/cli.py).
+"""The ``hexodic-check`` command (checker/tools/cli).
 
 Most tests run ``main([...])`` in-process and read stdout/stderr with
 capsys; a few run the installed console script in a subprocess.  Every
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from checker.cli import main
+from checker.tools.cli import main
 from checker.web import create_app
 
 START = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
@@ -493,7 +493,7 @@ def _script() -> list[str]:
     if exe.exists():
         return [str(exe)]
     found = shutil.which("hexodic-check")
-    return [found] if found else [sys.executable, "-m", "checker.cli"]
+    return [found] if found else [sys.executable, "-m", "checker.tools.cli"]
 
 
 def _env() -> dict[str, str]:
@@ -526,7 +526,7 @@ def test_console_script_bad_input_and_legal_exit_codes(tmp_path):
 
 
 def test_python_dash_m(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "checker.cli", "validate", BROKEN, "--json"],
+    proc = subprocess.run([sys.executable, "-m", "checker.tools.cli", "validate", BROKEN, "--json"],
                           capture_output=True, cwd=Path(__file__).resolve().parents[1], timeout=60)
     assert proc.returncode == 1
     assert json.loads(proc.stdout)["consistent"] is False
@@ -535,7 +535,7 @@ def test_python_dash_m(tmp_path):
 # -- vectors: another implementation's answers checked against the shipped vectors --------------
 
 def _vectors():
-    from checker.vectors import load
+    from checker.tools.vectors import load
     return load()
 
 

@@ -1,4 +1,4 @@
-"""``hexodic-check conform`` (checker/conform.py) against the checker's own
+"""``hexodic-check conform`` (checker/tools/conform.py) against the checker's own
 engine and against deliberately wrong engines (tests/engines/*.py, each the
 checker's engine with one thing distorted).
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from checker.cli import main
+from checker.tools.cli import main
 from checker.counting import load_table
 
 ENGINES = Path(__file__).resolve().parent / "engines"

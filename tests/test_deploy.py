@@ -159,7 +159,7 @@ def _cpus(quantity: str) -> float:
 def test_the_cpu_limit_gives_gunicorn_a_sensible_worker_count(container, tmp_path):
     """The limit becomes the container's cgroup quota; gunicorn.conf.py turns
     it into workers (1 gevent worker per usable CPU, at most 8)."""
-    from checker import serving
+    from checker.web import serving
 
     limit = _cpus(container["resources"]["limits"]["cpu"])
     (tmp_path / "cpu.max").write_text(f"{int(limit * 100000)} 100000\n")   # what the kubelet writes

@@ -203,7 +203,7 @@ def test_dependencies_come_from_the_lock_before_the_code(instructions):
 
 
 def test_a_font_for_the_pictures_is_installed(instructions):
-    """resvg (checker.raster) draws text only with a font from the system's
+    """resvg (checker.drawing.png) draws text only with a font from the system's
     font folders; python:3.11-slim has none. No cairo library is needed."""
     runs = " ".join(_all(instructions, "RUN"))
     assert re.search(r"apt-get install -y --no-install-recommends [^&]*\bfonts-dejavu-core(=\S+)?", runs)

@@ -1,4 +1,4 @@
-"""The engine protocol spoken by the checker (checker/engine.py,
+"""The engine protocol spoken by the checker (checker/tools/protocol.py,
 ``hexodic-check engine``): each op, each refusal, and the line loop."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import subprocess
 import sys
 
-from checker.engine import handle, serve
+from checker.tools.protocol import handle, serve
 from checker.generate import legal_turns
 from checker.notation import parse_htn
 from checker.position import Position
@@ -79,7 +79,7 @@ def test_serve_answers_line_by_line_until_quit():
 
 
 def test_the_command_ends_at_the_end_of_input():
-    proc = subprocess.run([sys.executable, "-m", "checker.cli", "engine"], timeout=60, capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "checker.tools.cli", "engine"], timeout=60, capture_output=True,
                           input=(json.dumps({"id": 1, "op": "legal-turns", "position": AFTER_C3_D4}) + "\n").encode())
     assert proc.returncode == 0 and proc.stderr == b""
     (answer,) = [json.loads(line) for line in proc.stdout.decode().splitlines()]

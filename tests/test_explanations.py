@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from checker import vectors
+from checker.tools import vectors
 from checker.legality import check, validate
 from tests.helpers import P, T, build
 

@@ -25,8 +25,8 @@ import pytest
 from checker.web import create_app
 from tests.helpers import START_HPN
 
-from .test_dockerfile import _instructions
-from .web.gunicorn_server import running_gunicorn
+from tests.test_dockerfile import _instructions
+from tests.web.gunicorn_server import running_gunicorn
 
 ROOT = Path(__file__).resolve().parents[1]
 PIP_TIMEOUT = 300

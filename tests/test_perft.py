@@ -28,7 +28,7 @@ from checker.notation import parse_hpn, parse_htn, turn_to_htn
 from checker.play import apply
 from checker.position import Position, other
 from checker.turn import LOWER, RAISE, Move, Place, Shape, Skip, Turn
-from checker.vectors import load as load_vectors
+from checker.tools.vectors import load as load_vectors
 from tests.test_properties import (NEIGHBOURS_BY_RULE, WITHIN_2_BY_RULE, _has_legal_project,
                                    _largest_tier2_group, _rule_echoes, _steps_by_rule, expected_after)
 
@@ -289,7 +289,7 @@ def test_perft_2_equals_the_slow_count(name):
 # ------------------------------------------------------------ the command ---
 
 def test_the_perft_command(capsys):
-    from checker.cli import main
+    from checker.tools.cli import main
     pos = TABLE["cooldown-skip"].hpn
     assert main(["perft", pos, "--depth", "1"]) == 0
     assert capsys.readouterr().out == "Nodes: 3\n"
@@ -311,13 +311,13 @@ def test_the_perft_command(capsys):
     (["--depth", "-1"], "--depth: Must be greater than or equal to 0 and less than or equal to 60"),
 ])
 def test_the_perft_command_refuses_a_bad_depth(capsys, args, message):
-    from checker.cli import main
+    from checker.tools.cli import main
     assert main(["perft", TABLE["start"].hpn, *args]) == 2
     assert capsys.readouterr().err == f"hexodic-check: error: {message}\n"
 
 
 def test_the_perft_command_refuses_an_inconsistent_position(capsys):
-    from checker.cli import main
+    from checker.tools.cli import main
     broken = "0000/00000/000A000/0001000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 1"
     assert main(["perft", broken, "--depth", "1"]) == 2
     err = capsys.readouterr().err

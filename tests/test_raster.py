@@ -1,4 +1,4 @@
-"""PNG pictures (checker.raster): the requested width, the drawing's
+"""PNG pictures (checker.drawing.png): the requested width, the drawing's
 proportions, the text drawn with a real font, and the same bytes every time
 (the picture URLs' ETag promises that)."""
 
@@ -11,8 +11,8 @@ import pytest
 from checker.legality import check
 from checker.notation import parse_htn
 from checker.position import Position
-from checker.raster import MAX_WIDTH, MIN_WIDTH, PNG_SIGNATURE, png_size, svg_to_png
-from checker.render import render_svg
+from checker.drawing.png import MAX_WIDTH, MIN_WIDTH, PNG_SIGNATURE, png_size, svg_to_png
+from checker.drawing.svg import render_svg
 
 
 @pytest.fixture(scope="module")

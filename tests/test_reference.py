@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from checker import board, vectors
+from checker import board
+from checker.tools import vectors
 from checker.catalogue import DECISIONS, ENTRIES, RULES, STEP_ECHO, STEP_MOVE, STEP_PLACE, STEP_SHAPE
 from checker.legality import check
 from checker.notation import START_HPN, key_hpn, parse_hpn, parse_htn, position_to_hpn, turn_to_htn

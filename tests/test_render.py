@@ -1,4 +1,4 @@
-"""Drawing positions and verdicts: checker.render.render_svg.
+"""Drawing positions and verdicts: checker.drawing.svg.render_svg.
 
 The SVG is parsed with xml.etree.ElementTree (so it must be well-formed) and
 read back through the ids and data attributes the playground relies on.
@@ -30,7 +30,7 @@ from checker.legality import Check, InconsistentPosition, Status, Verdict, check
 from checker.notation import parse_hpn, turn_to_htn
 from checker.play import apply
 from checker.position import Position
-from checker.render import render_svg
+from checker.drawing.svg import render_svg
 from tests.helpers import C, T, build
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -520,7 +520,7 @@ def _png_size(data: bytes) -> tuple[int, int]:
 
 
 def test_renders_to_png():
-    from checker.raster import svg_to_png
+    from checker.drawing.png import svg_to_png
 
     svg = judged(mid(), T("c3-d4 +g7 #e5"), highlight=[C("a1")])
     png = svg_to_png(svg, 400)

@@ -1,4 +1,4 @@
-"""checker.serving and gunicorn.conf.py: the worker count from the cgroup CPU
+"""checker.web.serving and gunicorn.conf.py: the worker count from the cgroup CPU
 quota (fake cgroup files), the metrics directory, the hooks and where the JSON
 request lines go."""
 
@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from checker import serving
+from checker.web import serving
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,11 +8,11 @@ from importlib import resources
 
 import pytest
 
-from checker import RULES_VERSION
+from checker.version import RULES_VERSION
 from checker.catalogue import RULE_IDS
 from checker.legality import check
 from checker.notation import parse_hpn, parse_htn
-from checker.vectors import FORMAT, KEYS, SHIPPED, build, load, run_vector
+from checker.tools.vectors import FORMAT, KEYS, SHIPPED, build, load, run_vector
 from checker.web import create_app
 
 LINES = resources.files("checker.data").joinpath(SHIPPED).read_text(encoding="utf-8").splitlines()

@@ -1,18 +1,25 @@
-"""The HTTP service: Flask application factory, blueprints, CORS, errors.
+"""The HTTP service: Flask only.  The app factory, the blueprints and their
+views, errors, observability and the gunicorn hooks.  The work itself is the
+request handling of :mod:`checker.service` (request → schema → checker →
+schema → response); this package carries HTTP to it and back.
 
-The rules live in :mod:`checker`; this subpackage only carries requests to
-them and answers back (request → schema → checker → schema → response):
+- :mod:`checker.web.settings`    every setting from the environment, read and checked once
+- :mod:`checker.web.serving`     what gunicorn.conf.py needs: usable CPUs, the metrics directory, hooks
+- :mod:`checker.web.wsgi`        the WSGI entry point gunicorn serves
+- :mod:`checker.web.endpoints`   the endpoint declarations; the body in, the answer out
+- :mod:`checker.web.api`, :mod:`checker.web.meta`, :mod:`checker.web.health`, :mod:`checker.web.docs`,
+  :mod:`checker.web.favicon`, :mod:`checker.web.playground`, :mod:`checker.web.rules_page`,
+  :mod:`checker.web.pictures`, :mod:`checker.web.pages`  the endpoints, declared with their views
+- :mod:`checker.web.errors`      every error as problem+json (or a page for a browser), in one place
+- :mod:`checker.web.headers`     the headers every answer carries (the rules version)
+- :mod:`checker.web.security`    the security headers of pages and assets
+- :mod:`checker.web.observe`     request ids, the JSON request log, metrics
+- :mod:`checker.web.compression` gzip for large answers, in one place (a Flask hook, so it is here, not
+  in :mod:`checker.service`)
+- :mod:`checker.web.openapi`     the OpenAPI document, built from the declarations
 
-- :mod:`~checker.web.pipeline`  each endpoint's work without Flask (also used by the CLI and bench/)
-- :mod:`~checker.web.problems`  why a request cannot be answered, as values
-- :mod:`~checker.web.budget`    the work budget without Flask: batches yield, a cap on expensive requests
-- :mod:`~checker.web.endpoints` the endpoint declarations; the body in, the answer out
-- :mod:`~checker.web.api`, :mod:`~checker.web.meta`, :mod:`~checker.web.health`, :mod:`~checker.web.docs`,
-  :mod:`~checker.web.favicon`, :mod:`~checker.web.playground`, :mod:`~checker.web.rules_page`,
-  :mod:`~checker.web.pictures`, :mod:`~checker.web.pages`  the endpoints, declared with their views
-- :mod:`~checker.web.observe`   request ids, the JSON request log, metrics
-- :mod:`~checker.web.compression` gzip for large answers, in one place
-- :mod:`~checker.web.openapi`   the OpenAPI document, built from the declarations
+May import: everything below it (the rules engine, :mod:`checker.drawing`,
+:mod:`checker.service`, :mod:`checker.tools` for the vectors it serves, :mod:`schemas`).
 
 >>> app = create_app({"TESTING": True})
 >>> app.test_client().get("/healthz").get_json()["status"]
@@ -23,25 +30,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from checker import RULES_VERSION
-
 if TYPE_CHECKING:
     from flask import Flask
 
 
-def create_app(settings: dict | None = None) -> Flask:
-    """Build the app.  ``settings`` override the environment's (see
-    :func:`checker.web.config.from_env`)."""
-    # Imported here, as in Flask's tutorial: importing the Flask-free modules of
-    # this package (the request pipeline the command line uses) loads no Flask.
+def create_app(config: dict | None = None) -> Flask:
+    """Build the app.  ``config`` overrides the environment's settings (see
+    :func:`checker.web.settings.from_env`)."""
+    # Imported here: gunicorn.conf.py imports this package's Flask-free modules
+    # (settings, serving) before the app, and prometheus_client must come after them.
     from flask import Flask
     from werkzeug.middleware.proxy_fix import ProxyFix
 
-    from . import compression, config, errors, observe
+    from checker.web import compression, errors, headers, observe, settings
 
     app = Flask(__name__, static_folder=None)  # assets are served by their blueprints
-    app.config.update(config.from_env())
-    app.config.update(settings or {})
+    app.config.update(settings.from_env())
+    app.config.update(config or {})
     app.json.sort_keys = False
     observe.init_app(app)
     for bp in blueprints():
@@ -52,6 +57,7 @@ def create_app(settings: dict | None = None) -> Flask:
         n = app.config["PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=0, x_proto=n, x_host=n)
     _cors(app)
+    headers.init_app(app)
     compression.init_app(app)   # last registered, so it runs first: the hooks above see what is sent
     return app
 
@@ -59,7 +65,7 @@ def create_app(settings: dict | None = None) -> Flask:
 def blueprints() -> list:
     """The service's blueprints, in the order the app registers them and the
     OpenAPI document lists their endpoints."""
-    from . import api, docs, favicon, health, meta, pages, pictures, playground, rules_page
+    from checker.web import api, docs, favicon, health, meta, pages, pictures, playground, rules_page
 
     return [api.bp, meta.bp, health.bp, docs.bp, favicon.bp, playground.bp, rules_page.bp, pictures.bp, pages.bp]
 
@@ -69,13 +75,13 @@ def _cors(app: Flask) -> None:
     credentials."""
     from flask import request
 
-    from .observe import REQUEST_ID
+    from checker.web.headers import RULES_VERSION_HEADER
+    from checker.web.observe import REQUEST_ID
 
     allowed = app.config["CORS_ORIGINS"]
 
     @app.after_request
     def _headers(resp):
-        resp.headers.setdefault("Hexodic-Rules-Version", RULES_VERSION)
         origin = request.headers.get("Origin")
         if not origin:
             return resp
@@ -86,7 +92,7 @@ def _cors(app: Flask) -> None:
             resp.headers.add("Vary", "Origin")
         else:
             return resp
-        resp.headers["Access-Control-Expose-Headers"] = f"Hexodic-Rules-Version, {REQUEST_ID}"
+        resp.headers["Access-Control-Expose-Headers"] = f"{RULES_VERSION_HEADER}, {REQUEST_ID}"
         if request.method == "OPTIONS":
             resp.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
             resp.headers["Access-Control-Allow-Headers"] = f"Content-Type, {REQUEST_ID}"

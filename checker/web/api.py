@@ -2,23 +2,22 @@
 positions, pictures, the rule catalogue and the start position.
 
 Each endpoint is one declaration (route, summary, description; the request
-and answer schemas are its operation's, :mod:`checker.web.pipeline`).  Batches
+and answer schemas are its operation's, :mod:`checker.service.pipeline`).  Batches
 and legal-turn lists are ``expensive``: under the work budget
-(:mod:`checker.web.budget`)."""
+(:mod:`checker.service.budget`)."""
 
 from __future__ import annotations
 
 from flask import Response
 
-from checker import RULES_VERSION
 from checker.counting import BUDGET
 from checker.legality import check
-from checker.render import render_svg
+from checker.drawing.svg import render_svg
 from schemas.requests import MAX_BATCH, MAX_REPLAY, RenderRequestSchema
 
-from . import pipeline
-from .endpoints import Blueprint, Content
-from .pipeline import consistent
+from checker.service import pipeline
+from checker.web.endpoints import Blueprint, Content
+from checker.service.pipeline import consistent
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
 
@@ -45,7 +44,7 @@ def render_board(data: dict):
     turn = data["turn"]
     verdict = None if turn is None else check(position, turn, data["history"], validate=False)
     svg = render_svg(position, data["highlight"], verdict)
-    return Response(svg, mimetype="image/svg+xml", headers={"Hexodic-Rules-Version": RULES_VERSION})
+    return Response(svg, mimetype="image/svg+xml")
 
 
 bp.serve("POST", "/legal-turns", pipeline.legal_turns_request, "List the legal turns",

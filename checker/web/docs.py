@@ -30,8 +30,8 @@ from flask import Response, request
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import NotFound
 
-from . import favicon, security
-from .endpoints import Blueprint, Content
+from checker.web import favicon, security
+from checker.web.endpoints import Blueprint, Content
 
 bp = Blueprint("docs", __name__)
 

@@ -3,7 +3,7 @@
 An endpoint's route, request schema, answer (media type, schema,
 description), summary and description are one :class:`Endpoint`, made by one
 call on the endpoint's :class:`Blueprint`: :meth:`Blueprint.serve` for an
-operation of :mod:`checker.web.pipeline` (its request and response schemas
+operation of :mod:`checker.service.pipeline` (its request and response schemas
 are the operation's), ``@bp.declare(...)`` on a view of its own.  The blueprints
 keep their declarations in order, and :mod:`checker.web.openapi` builds the
 document from them: flask-smorest's idea, without its runtime cost (the
@@ -11,9 +11,9 @@ declarations are read once, to write the document).
 
 :func:`body` reads a request's JSON body (415 when it is not JSON; the limits
 of :func:`raw_body`: 413, 400 for a cut body, 408 for a late one) and hands
-it to :func:`checker.web.pipeline.parse_json`; :func:`reply` writes a JSON
+it to :func:`checker.service.pipeline.parse_json`; :func:`reply` writes a JSON
 answer.  An endpoint declared ``expensive`` runs under the work budget
-(:func:`checker.web.budget.admitted`, ``EXPENSIVE_LIMIT`` at once in a worker).
+(:func:`checker.service.budget.admitted`, ``EXPENSIVE_LIMIT`` at once in a worker).
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from gevent import monkey
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from checker import RULES_VERSION
 
-from . import budget, observe
-from .pipeline import Operation, encode, load, parse_json
-from .problems import QueryError, RequestError
+from checker.service import budget
+from checker.web import observe
+from checker.service.pipeline import Operation, encode, load, parse_json
+from checker.service.problems import QueryError, RequestError
 
 JSON = "application/json"
 
@@ -105,7 +105,7 @@ def body() -> dict:
 
 def load_query(schema: Schema) -> dict:
     """The request's query string loaded by ``schema`` (a repeated
-    parameter's first value); a :class:`~checker.web.problems.QueryError`
+    parameter's first value); a :class:`~checker.service.problems.QueryError`
     (422) naming each parameter that does not translate."""
     try:
         return schema.load(flask.request.args.to_dict())
@@ -114,13 +114,13 @@ def load_query(schema: Schema) -> dict:
 
 
 def reply(data, status: int = 200) -> Response:
-    """A JSON answer (written by :func:`checker.web.pipeline.encode`)."""
+    """A JSON answer (written by :func:`checker.service.pipeline.encode`)."""
     return reply_text(encode(data), status)
 
 
 def reply_text(text: bytes, status: int = 200) -> Response:
     """A JSON answer already written as JSON text."""
-    return Response(text, status=status, mimetype=JSON, headers={"Hexodic-Rules-Version": RULES_VERSION})
+    return Response(text, status=status, mimetype=JSON)
 
 
 def revalidated(body: bytes, content_type: str, etag: str | None = None) -> Response:
@@ -170,7 +170,7 @@ class Endpoint:
 
 
 def _under_budget(view: Callable) -> Callable:
-    """``view`` run only when the work budget admits it (:func:`checker.web.budget.admitted`)."""
+    """``view`` run only when the work budget admits it (:func:`checker.service.budget.admitted`)."""
     @functools.wraps(view)
     def served(*args, **kwargs):
         with budget.admitted(flask.current_app.config["EXPENSIVE_LIMIT"]):

@@ -2,7 +2,7 @@
 (RFC 9457) for an API client, a readable HTML page for a browser.
 
 No input produces a stack trace: HTTP errors, the request pipeline's
-:class:`~checker.web.problems.RequestError` (bad JSON, schema, query and
+:class:`~checker.service.problems.RequestError` (bad JSON, schema, query and
 notation errors, inconsistent positions, a late or cut body, the work
 budget's 503 with its ``Retry-After``) and anything unexpected all leave
 through :func:`answer`, which decides by the ``Accept`` header: a client that
@@ -22,8 +22,8 @@ from http import HTTPStatus
 from flask import Flask, Response, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from . import observe, security
-from .problems import RequestError, problem_body
+from checker.web import observe, security
+from checker.service.problems import RequestError, problem_body
 
 log = logging.getLogger(__name__)
 

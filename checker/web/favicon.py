@@ -20,8 +20,8 @@ from importlib import resources
 import resvg_py
 from flask import Response, request
 
-from . import security
-from .endpoints import Blueprint, Content
+from checker.web import security
+from checker.web.endpoints import Blueprint, Content
 
 bp = Blueprint("favicon", __name__)
 

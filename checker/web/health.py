@@ -19,34 +19,24 @@
 from __future__ import annotations
 
 import logging
-from importlib import metadata
 
 from flask import Response, request
 
-from checker import RULES_VERSION
+from checker.version import PACKAGE_VERSION, RULES_VERSION
 from checker.legality import check
 from checker.notation import parse_htn
 from checker.position import Position
 from schemas.responses import HealthSchema, ReadySchema
 
-from . import observe
-from .endpoints import JSON, Blueprint, Content, reply
-from .problems import RequestError
+from checker.web import observe
+from checker.web.endpoints import JSON, Blueprint, Content, reply
+from checker.service.problems import RequestError
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("health", __name__)
 
 
-def _version() -> str:
-    try:
-        return metadata.version("hexodic-checker")
-    except metadata.PackageNotFoundError:  # pragma: no cover - run from a tree that was never installed
-        return "0+unknown"
-
-
-VERSION = _version()
-"""The application version: the installed package's (pyproject.toml)."""
 
 _PROBE = (Position.start(), parse_htn("c3 +d4"))
 
@@ -63,7 +53,7 @@ def _answers_checks() -> bool:
             "Liveness: the service answers HTTP; with the rules and application versions.",
             answer=Content(JSON, HealthSchema, "The service is up."))
 def healthz():
-    return reply({"status": "ok", "rules_version": RULES_VERSION, "version": VERSION})
+    return reply({"status": "ok", "rules_version": RULES_VERSION, "version": PACKAGE_VERSION})
 
 
 @bp.declare("GET", "/readyz", "Readiness",
@@ -73,7 +63,7 @@ def healthz():
 def readyz():
     if not _answers_checks():
         raise RequestError(503, "not-ready", "Not ready", "This worker cannot answer checks: the probe check failed.")
-    return reply({"status": "ready", "rules_version": RULES_VERSION, "version": VERSION})
+    return reply({"status": "ready", "rules_version": RULES_VERSION, "version": PACKAGE_VERSION})
 
 
 @bp.declare("GET", "/metrics", "Metrics", answer=Content(

@@ -6,11 +6,11 @@ import functools
 import hashlib
 from importlib import resources
 
-from checker.answers import schema
-from checker.vectors import SHIPPED
+from checker.tools.answers import schema
+from checker.tools.vectors import SHIPPED
 
-from . import openapi
-from .endpoints import JSON, Blueprint, Content, reply, revalidated
+from checker.web import openapi
+from checker.web.endpoints import JSON, Blueprint, Content, reply, revalidated
 
 bp = Blueprint("meta", __name__)
 

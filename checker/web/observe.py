@@ -5,7 +5,7 @@ the Prometheus metrics that ``GET /metrics`` shows (:mod:`checker.web.health`).
   when it sent one of 1 to 128 characters from ``A-Z a-z 0-9 . _ : + / = @ -``,
   else a fresh one (32 hex digits).  Errors included.
 - **Log.**  One JSON line per request on the logger
-  :data:`checker.serving.REQUEST_LOG`: ``time``, ``request_id``, ``method``,
+  :data:`checker.web.serving.REQUEST_LOG`: ``time``, ``request_id``, ``method``,
   ``route`` (the URL rule, ``"unmatched"`` when none matched), ``status``,
   ``duration_ms``, ``failed_rules`` (the failed rule ids of its verdicts) and
   ``problems`` (the problem types it answered).  Never the body.
@@ -41,10 +41,11 @@ from flask import Flask, Response, g, has_request_context, request
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.exposition import choose_encoder
 
-from checker.serving import METRICS_ENV, REQUEST_LOG
+from checker.web import settings
+from checker.web.serving import REQUEST_LOG
 
-from . import pipeline
-from .problems import PROBLEM_TYPE
+from checker.service import pipeline
+from checker.service.problems import PROBLEM_TYPE
 
 REQUEST_ID = "X-Request-ID"
 _VALID_ID = re.compile(r"[A-Za-z0-9._:+/=@-]{1,128}")
@@ -54,7 +55,7 @@ _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"
 
 log = logging.getLogger(REQUEST_LOG)
 
-MULTIPROCESS_DIR = os.environ.get(METRICS_ENV) or None
+MULTIPROCESS_DIR = settings.metrics_dir()
 """Where the workers' metric files are, when prometheus_client runs in
 multiprocess mode (decided when it is imported, as here)."""
 
@@ -119,7 +120,7 @@ _TELLS = {pipeline.check_request: _verdict, pipeline.batch_request: _batch}
 
 
 def answered(operation: pipeline.Operation, answer) -> None:
-    """``operation`` (of :mod:`checker.web.pipeline`) gave ``answer`` (dumped)."""
+    """``operation`` (of :mod:`checker.service.pipeline`) gave ``answer`` (dumped)."""
     tell = _TELLS.get(operation)
     if tell is not None and has_request_context():
         tell(g.seen, answer)

@@ -17,7 +17,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin, resolver
 from marshmallow import Schema, fields
 
-from checker import RULES_VERSION
+from checker.version import RULES_VERSION
 from checker.notation import START_HPN
 from schemas.fields import CellField, CellListField
 from schemas.position import CellStateSchema, PositionField, PositionObjectSchema
@@ -25,8 +25,8 @@ from schemas.responses import ProblemSchema, TurnListField, TurnOutSchema
 from schemas.turn import (EchoSchema, ProjectFilterField, ProjectSchema, ShapeFilterField, ShapeSchema,
                           TurnField, TurnObjectSchema)
 
-from . import blueprints
-from .endpoints import Endpoint
+from checker.web import blueprints
+from checker.web.endpoints import Endpoint
 
 _REF = "#/components/schemas/"
 
@@ -78,7 +78,7 @@ _ERRORS_BODY = {
                     "position.* rule ids)."),
 }
 
-# What an expensive endpoint (checker.web.budget) answers beyond its limit.
+# What an expensive endpoint (checker.service.budget) answers beyond its limit.
 _ERRORS_EXPENSIVE = {
     "503": {**_problem("This worker is already answering its limit of batches and legal-turn lists at once "
                        "(HEXODIC_EXPENSIVE_LIMIT, default 2); retry after Retry-After seconds."),

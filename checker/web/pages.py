@@ -22,23 +22,22 @@ from __future__ import annotations
 
 from flask import Response, render_template, request, url_for
 
-from checker import RULES_VERSION
+from checker.version import PACKAGE_VERSION, RULES_VERSION
 from checker.catalogue import RULES
 from checker.legality import check
 from checker.notation import position_to_hpn, turn_to_htn
 from checker.position import Position
-from checker.raster import DEFAULT_WIDTH
-from checker.render import render_svg
+from checker.drawing.png import DEFAULT_WIDTH
+from checker.drawing.svg import render_svg
 from checker.replay import replay
 from schemas.compiled import dumper
 from schemas.queries import CheckPageQuerySchema, GamePageQuerySchema
 from schemas.responses import ReplaySchema, VerdictSchema
 
-from . import security
-from .endpoints import Blueprint, Content
-from .pictures import PACKAGE_VERSION
-from .pipeline import consistent
-from .problems import QueryError
+from checker.web import security
+from checker.web.endpoints import Blueprint, Content
+from checker.service.pipeline import consistent
+from checker.service.problems import QueryError
 
 bp = Blueprint("pages", __name__)
 

@@ -19,30 +19,24 @@ CDN may keep it for a day.
 from __future__ import annotations
 
 import hashlib
-from importlib import metadata
 
 from flask import Response, request
 
-from checker import RULES_VERSION, board
+from checker import board
+from checker.version import PACKAGE_VERSION, RULES_VERSION
 from checker.notation import position_to_hpn, turn_to_htn
 from checker.legality import check
-from checker.raster import RASTERISER, svg_to_png
-from checker.render import render_svg
+from checker.drawing.png import RASTERISER, svg_to_png
+from checker.drawing.svg import render_svg
 from schemas.queries import RenderQuerySchema
 
-from .endpoints import Blueprint, Content
-from .pipeline import consistent
+from checker.web.endpoints import Blueprint, Content
+from checker.service.pipeline import consistent
 
 bp = Blueprint("pictures", __name__, url_prefix="/v1")
 
 CACHE_CONTROL = "public, max-age=86400, immutable"
 """Pictures never change for a URL while the versions stay: a CDN may keep them a day."""
-
-try:
-    PACKAGE_VERSION = metadata.version("hexodic-checker")
-except metadata.PackageNotFoundError:  # pragma: no cover - run from a bare source tree
-    PACKAGE_VERSION = "unknown"
-
 
 def picture_etag(data: dict, kind: str) -> str:
     """The picture's identity: a hash of the canonical query (the position in
@@ -71,7 +65,6 @@ def _picture(data: dict, kind: str, mimetype: str, draw) -> Response:
         resp.headers["Content-Disposition"] = f'inline; filename="hexodic-board.{kind}"'
     resp.set_etag(etag)
     resp.headers["Cache-Control"] = CACHE_CONTROL
-    resp.headers["Hexodic-Rules-Version"] = RULES_VERSION
     resp.headers["X-Content-Type-Options"] = "nosniff"
     resp.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
     return resp

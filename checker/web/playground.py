@@ -22,8 +22,8 @@ from importlib import resources
 from flask import Response
 from werkzeug.exceptions import NotFound
 
-from . import security
-from .endpoints import Blueprint, Content, revalidated
+from checker.web import security
+from checker.web.endpoints import Blueprint, Content, revalidated
 
 bp = Blueprint("playground", __name__)
 

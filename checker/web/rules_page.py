@@ -20,8 +20,8 @@ from importlib import resources
 from checker.catalogue import REFERENCE_PATH
 from checker.reference import html_page
 
-from . import security
-from .endpoints import Blueprint, Content, revalidated
+from checker.web import security
+from checker.web.endpoints import Blueprint, Content, revalidated
 
 bp = Blueprint("rules", __name__)
 

@@ -1,5 +1,5 @@
 """The WSGI entry point gunicorn serves: ``checker.web.wsgi:app``."""
 
-from . import create_app
+from checker.web import create_app
 
 app = create_app()

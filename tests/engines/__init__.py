@@ -1,2 +1,2 @@
 """Deliberately wrong engines for tests/test_conform.py: each wraps the
-checker's own engine (checker.engine) and distorts one thing."""
+checker's own engine (checker.tools.protocol) and distorts one thing."""

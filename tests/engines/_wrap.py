@@ -1,4 +1,4 @@
-"""The loop every test engine shares: the checker's engine (checker.engine)
+"""The loop every test engine shares: the checker's engine (checker.tools.protocol)
 with a distortion applied to each request and answer.
 
 ``distort(request, answer)`` returns the answer to send (a dict), a string
@@ -14,7 +14,7 @@ import sys
 # The engines run as scripts (python tests/engines/x.py): make the repository importable.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from checker import engine  # noqa: E402
+from checker.tools import protocol as engine  # noqa: E402
 
 START = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
 

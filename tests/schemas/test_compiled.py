@@ -9,7 +9,7 @@ from checker.generate import legal_turns
 from checker.legality import check, validate
 from checker.position import Position
 from checker.replay import replay
-from checker.vectors import load
+from checker.tools.vectors import load
 from checker.notation import parse_hpn, parse_htn
 from schemas.compiled import dumper
 from schemas.turn import TurnForm

@@ -1,4 +1,4 @@
-"""The work budget without a server (checker/web/budget.py): the request
+"""The work budget without a server (checker/service/budget.py): the request
 pipeline yields between a batch's items, the cap on expensive requests, and
 both stay free of Flask (the command line and bench/ use the pipeline).
 tests/web/test_clients.py shows the same under the real gunicorn."""
@@ -10,13 +10,13 @@ import sys
 
 import pytest
 
-from checker.web import budget, pipeline
-from checker.web.problems import RequestError
+from checker.service import budget, pipeline
+from checker.service.problems import RequestError
 from tests.helpers import START_HPN
 
 
 def test_the_pipeline_and_the_budget_load_no_web_framework():
-    code = ("import sys, checker.web.pipeline, checker.web.budget, checker.cli; "
+    code = ("import sys, checker.service.pipeline, checker.service.budget, checker.tools.cli; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'flask', 'werkzeug', 'gevent'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

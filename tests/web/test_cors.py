@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from checker.web import create_app
-from checker.web.config import from_env
+from checker.web.settings import from_env
 
 START_HPN = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
 HEXODIC = "https://hexodic.com"

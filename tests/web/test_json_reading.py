@@ -1,4 +1,4 @@
-"""checker.web.pipeline.loads reads with orjson first: for every text, the
+"""checker.service.pipeline.loads reads with orjson first: for every text, the
 same values (types included: 1 is not 1.0) as the standard library's reader,
 or the same refusal."""
 
@@ -7,7 +7,7 @@ import math
 
 from hypothesis import given, settings, strategies as st
 
-from checker.web.pipeline import NotAJSONNumber, _no_constant, loads
+from checker.service.pipeline import NotAJSONNumber, _no_constant, loads
 
 
 def reference(raw: bytes):

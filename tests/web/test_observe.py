@@ -11,7 +11,8 @@ import re
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from checker.serving import REQUEST_LOG
+from checker.web.serving import REQUEST_LOG
+from checker.version import PACKAGE_VERSION
 from checker.web import create_app, health, observe
 from tests.helpers import START_HPN
 
@@ -204,7 +205,7 @@ def test_unknown_methods_share_one_label(client):
 def test_readyz_answers_when_the_checker_does(client):
     resp = client.get("/readyz")
     assert resp.status_code == 200
-    assert resp.get_json() == {"status": "ready", "rules_version": "2026-09-15", "version": health.VERSION}
+    assert resp.get_json() == {"status": "ready", "rules_version": "2026-09-15", "version": PACKAGE_VERSION}
 
 
 @pytest.mark.parametrize("broken", ["raises", "wrong verdict"])

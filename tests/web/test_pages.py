@@ -22,10 +22,10 @@ import pytest
 
 from checker.catalogue import RULES
 from checker.notation import START_HPN
-from checker.raster import png_size
+from checker.drawing.png import png_size
 from checker.web import create_app
 
-from .test_playground import AFTER_C3, TIER_SUM_BROKEN
+from tests.web.test_playground import AFTER_C3, TIER_SUM_BROKEN
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
 GAME = "c3 +d4;e5 +d4;e5 +d5"

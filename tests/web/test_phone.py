@@ -24,9 +24,9 @@ from urllib.parse import urlencode
 
 import pytest
 
-from .accessibility import assert_accessible
-from .gunicorn_server import ROOT, running_gunicorn
-from .test_playground import CHROMIUM, CHROMIUM_ARGS, START_HPN, UI_TIMEOUT_MS, _missing_browser
+from tests.web.accessibility import assert_accessible
+from tests.web.gunicorn_server import ROOT, running_gunicorn
+from tests.web.test_playground import CHROMIUM, CHROMIUM_ARGS, START_HPN, UI_TIMEOUT_MS, _missing_browser
 
 WIDTHS = (320, 375, 1280)
 SCHEMES = ("light", "dark")

@@ -14,9 +14,9 @@ from urllib.parse import urlencode
 import pytest
 
 from checker.notation import START_HPN
-from checker.raster import png_size
+from checker.drawing.png import png_size
 
-from .test_playground import TIER_SUM_BROKEN
+from tests.web.test_playground import TIER_SUM_BROKEN
 
 PNG, SVG = "/v1/render.png", "/v1/render.svg"
 

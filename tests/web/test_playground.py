@@ -24,7 +24,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from .gunicorn_server import ROOT, running_gunicorn
+from tests.web.gunicorn_server import ROOT, running_gunicorn
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -7,7 +7,7 @@ import pytest
 from checker.web import create_app
 from tests.helpers import START_HPN
 
-from .schema_validation import assert_component
+from tests.web.schema_validation import assert_component
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -4,7 +4,7 @@ Under gunicorn's gevent worker one process serves many connections at once,
 switching between them only where one waits for the network.  So
 
 - long loops :func:`pause` between items (the request pipeline's batch loop,
-  :mod:`checker.web.pipeline`; under gevent's monkey patching
+  :mod:`checker.service.pipeline`; under gevent's monkey patching
   ``time.sleep(0)`` is ``gevent.sleep(0)``: the worker's other requests run;
   under threads it lets another thread take the interpreter), and
 - an expensive endpoint (a 1000-item batch, a list of thousands of legal
@@ -17,14 +17,14 @@ switching between them only where one waits for the network.  So
   while it runs).
 
 Like the pipeline, this module knows no web framework: the limit is the
-caller's, and a refusal is a :class:`~checker.web.problems.RequestError`.
+caller's, and a refusal is a :class:`~checker.service.problems.RequestError`.
 
 >>> with admitted(1):
 ...     with admitted(1):
 ...         pass
 Traceback (most recent call last):
 ...
-checker.web.problems.RequestError: This worker is already answering 1 batches or legal-turn lists; retry in 1 s.
+checker.service.problems.RequestError: This worker is already answering 1 batches or legal-turn lists; retry in 1 s.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import threading
 import time
 from typing import Iterator
 
-from .problems import RequestError
+from checker.service.problems import RequestError
 
 RETRY_AFTER_SECONDS = 1
 

@@ -32,8 +32,8 @@ from typing import Iterable
 
 from jsonschema import Draft202012Validator
 
-from .notation import NotationError, parse_hpn
-from .vectors import load
+from checker.notation import NotationError, parse_hpn
+from checker.tools.vectors import load
 
 __all__ = ["SCHEMAS", "schema", "Report", "compare", "load"]
 

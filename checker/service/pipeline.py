@@ -4,8 +4,8 @@ schema → answer.
 Each endpoint's work is an :class:`Operation`: its body loaded by its request
 schema, answered by the checker, dumped by its response schema (compiled once,
 :mod:`schemas.compiled`).  The views (:mod:`checker.web.api`), the command
-line (:mod:`checker.cli`) and ``bench/`` all call these functions; what cannot
-be answered raises a :class:`~checker.web.problems.RequestError`.
+line (:mod:`checker.tools.cli`) and ``bench/`` all call these functions; what cannot
+be answered raises a :class:`~checker.service.problems.RequestError`.
 
 >>> from checker.notation import START_HPN
 >>> body = parse_json(('{"position": "%s", "turn": "d4 +c3"}' % START_HPN).encode())
@@ -14,7 +14,7 @@ be answered raises a :class:`~checker.web.problems.RequestError`.
 >>> parse_json(b"[1]")
 Traceback (most recent call last):
 ...
-checker.web.problems.RequestError: The body must be a JSON object, not list.
+checker.service.problems.RequestError: The body must be a JSON object, not list.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from schemas.requests import (BatchRequestSchema, CheckRequestSchema, LegalTurns
 from schemas.responses import (BatchSchema, LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidationSchema,
                                VerdictSchema)
 
-from .budget import pause
-from .problems import InconsistentPosition, Path, RequestError, SchemaError, dotted
+from checker.service.budget import pause
+from checker.service.problems import InconsistentPosition, Path, RequestError, SchemaError, dotted
 
 # ------------------------------------------------------------------ JSON ----
 
@@ -195,7 +195,7 @@ check_request = Operation(_judge, VerdictSchema, CheckRequestSchema, loader=load
 def _batch(data: dict, at: Path = ()) -> dict:
     results = []
     for i, item in enumerate(data["items"]):
-        pause()     # between items, the worker's other requests run (checker.web.budget)
+        pause()     # between items, the worker's other requests run (checker.service.budget)
         where = (*at, "items", str(i))
         try:
             if not isinstance(item, dict):

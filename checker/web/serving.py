@@ -20,13 +20,16 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import MutableMapping
 from pathlib import Path
+
+from checker.web import settings
+from checker.web.settings import METRICS_ENV
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 REQUEST_LOG = "checker.web.requests"
 """The logger of the one JSON line per request (written by checker.web.observe)."""
 
-METRICS_ENV = "PROMETHEUS_MULTIPROC_DIR"
 _PREPARED_ENV = "HEXODIC_METRICS_DIR_PREPARED"   # "<pid of the master>:owned" or ":given"
 
 
@@ -86,7 +89,7 @@ def usable_cpus(root: Path | None = None, available: int | None = None) -> int:
 # --------------------------------------------------------------------------- metrics directory
 
 
-def prepare_metrics_dir(environ=os.environ) -> Path:
+def prepare_metrics_dir(environ: MutableMapping[str, str] | None = None) -> Path:
     """Set up ``PROMETHEUS_MULTIPROC_DIR`` for this server instance and
     return it.
 
@@ -98,6 +101,7 @@ def prepare_metrics_dir(environ=os.environ) -> Path:
     gunicorn reads its configuration again on a reload (SIGHUP) in the same
     master; the directory is then kept as it is, counts included.
     """
+    environ = settings.environ() if environ is None else environ
     prepared = environ.get(_PREPARED_ENV, "")
     if prepared.split(":")[0] == str(os.getpid()) and environ.get(METRICS_ENV):
         return Path(environ[METRICS_ENV])
@@ -149,9 +153,10 @@ def child_exit(server, worker) -> None:
     multiprocess.mark_process_dead(worker.pid)
 
 
-def remove_metrics_dir(environ=os.environ) -> None:
+def remove_metrics_dir(environ: MutableMapping[str, str] | None = None) -> None:
     """Remove the metrics directory when :func:`prepare_metrics_dir` made it
     (a directory it was given stays)."""
+    environ = settings.environ() if environ is None else environ
     if environ.get(_PREPARED_ENV, "").endswith(":owned") and environ.get(METRICS_ENV):
         shutil.rmtree(environ[METRICS_ENV], ignore_errors=True)
 

@@ -1,10 +1,10 @@
 """Why a request cannot be answered, as values that know no HTTP framework.
 
-The request pipeline (:mod:`checker.web.pipeline`) raises a
+The request pipeline (:mod:`checker.service.pipeline`) raises a
 :class:`RequestError`; the web answers it as an RFC 9457 problem
 (``application/problem+json``, :mod:`checker.web.errors`), a batch keeps it as
 one item's result, and the command line words it as one line on stderr
-(:mod:`checker.cli`).  The two kinds the command line words in its own terms
+(:mod:`checker.tools.cli`).  The two kinds the command line words in its own terms
 carry their facts: a :class:`SchemaError` marshmallow's messages, an
 :class:`InconsistentPosition` the broken conditions.
 

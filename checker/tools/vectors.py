@@ -18,7 +18,7 @@ Vectors whose id starts with ``hand-`` were written by hand from RULES.md
 seeded random games by :func:`generated_vectors` and pin the checker's answers as
 regression vectors.
 
-Rebuild the file with ``python -m checker.vectors build``; check an
+Rebuild the file with ``python -m checker.tools.vectors build``; check an
 implementation's answers with :func:`run_vector`.
 """
 
@@ -30,12 +30,13 @@ import sys
 from importlib import resources
 from typing import Iterable, Iterator
 
-from . import RULES_VERSION, board
-from .generate import legal_turns
-from .legality import check
-from .notation import parse_hpn, parse_htn, position_to_hpn, turn_to_htn
-from .position import Position
-from .turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Skip, Turn
+from checker import board
+from checker.version import RULES_VERSION
+from checker.generate import legal_turns
+from checker.legality import check
+from checker.notation import parse_hpn, parse_htn, position_to_hpn, turn_to_htn
+from checker.position import Position
+from checker.turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Skip, Turn
 
 __all__ = ["FORMAT", "VERSION", "KEYS", "header", "load", "hand_vectors", "generated_vectors", "build", "expected",
            "run_vector", "main"]
@@ -199,8 +200,8 @@ def _iter_problems(vectors: list[dict]) -> Iterator[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m checker.vectors build`` rewrites the shipped file;
-    ``python -m checker.vectors check`` runs every shipped vector."""
+    """``python -m checker.tools.vectors build`` rewrites the shipped file;
+    ``python -m checker.tools.vectors check`` runs every shipped vector."""
     args = sys.argv[1:] if argv is None else argv
     if args == ["build"]:
         target = resources.files("checker.data").joinpath(SHIPPED)
@@ -216,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
             print(p)
         print(f"{len(vectors) - len({p.split(':')[0] for p in problems})} of {len(vectors)} vectors agree")
         return 1 if problems else 0
-    print("usage: python -m checker.vectors build|check", file=sys.stderr)
+    print("usage: python -m checker.tools.vectors build|check", file=sys.stderr)
     return 2
 
 

@@ -38,12 +38,12 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from . import vectors as vec
-from .counting import TableEntry, after, load_table, perft
-from .generate import legal_turns
-from .notation import NotationError, parse_hpn, parse_htn, position_to_hpn, turn_to_htn
-from .position import Position
-from .turn import Turn
+from checker.tools import vectors as vec
+from checker.counting import TableEntry, after, load_table, perft
+from checker.generate import legal_turns
+from checker.notation import NotationError, parse_hpn, parse_htn, position_to_hpn, turn_to_htn
+from checker.position import Position
+from checker.turn import Turn
 
 __all__ = ["EXIT_AGREE", "EXIT_DIFFERENT", "EXIT_BROKEN", "EngineBroke", "EngineRefused", "Engine", "Options",
            "run"]

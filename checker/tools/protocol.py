@@ -25,11 +25,11 @@ import json
 import sys
 from typing import Callable, TextIO
 
-from . import RULES_VERSION
-from .generate import legal_turns
-from .legality import check
-from .notation import START_HPN, NotationError, parse_hpn, parse_htn, position_to_hpn, turn_to_htn
-from .position import Position
+from checker.version import RULES_VERSION
+from checker.generate import legal_turns
+from checker.legality import check
+from checker.notation import START_HPN, NotationError, parse_hpn, parse_htn, position_to_hpn, turn_to_htn
+from checker.position import Position
 
 __all__ = ["PROTOCOL", "OPS", "NAME", "handle", "serve", "START_HPN"]
 

@@ -46,12 +46,12 @@ import textwrap
 from html import escape
 from typing import Iterable
 
-from . import board
-from .board import Cell
-from .legality import Verdict
-from .notation import NotationError, position_to_hpn
-from .position import MAX_HALF_MOVES, Position
-from .turn import CAPTURE, RAISE, Move, Place, Turn
+from checker import board
+from checker.board import Cell
+from checker.legality import Verdict
+from checker.notation import NotationError, position_to_hpn
+from checker.position import MAX_HALF_MOVES, Position
+from checker.turn import CAPTURE, RAISE, Move, Place, Turn
 
 __all__ = ["render_svg", "WIDTH"]
 

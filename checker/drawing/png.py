@@ -1,4 +1,4 @@
-"""Pictures as PNG: an SVG drawing of :mod:`checker.render` rasterised.
+"""Pictures as PNG: an SVG drawing of :mod:`checker.drawing.svg` rasterised.
 
 Forums and chats embed PNG, not SVG.  :func:`svg_to_png` rasterises with
 resvg (the Rust SVG renderer, through the self-contained ``resvg-py`` wheel:
@@ -15,7 +15,7 @@ wheel plus a 3 MB font package, where cairosvg needs the system's cairo
 packages (Pillow, cairocffi, cffi, tinycss2, cssselect2, defusedxml).
 
 >>> from checker.position import Position
->>> from checker.render import render_svg
+>>> from checker.drawing.svg import render_svg
 >>> png = svg_to_png(render_svg(Position.start()), 200)
 >>> png[:8] == PNG_SIGNATURE, png_size(png)[0]
 (True, 200)

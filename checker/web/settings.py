@@ -1,0 +1,142 @@
+"""Every setting from the environment, read and checked here and nowhere else.
+
+Each has a safe default; a bad value raises :class:`SettingError`, whose one
+line names the variable, the value and what is allowed (gunicorn.conf.py
+prints it and exits 2).  :func:`server` holds gunicorn's settings,
+:func:`from_env` the app's, :func:`metrics_dir` prometheus_client's.
+
+May import: the standard library only (gunicorn.conf.py reads it before the app).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, MutableMapping
+
+DEFAULT_MAX_BODY = 256 * 1024
+DEFAULT_BODY_TIMEOUT = 5        # seconds for a whole request body to arrive
+DEFAULT_EXPENSIVE_LIMIT = 2     # expensive requests at once in one worker
+
+# A frame-ancestors source (CSP): 'self', or an origin such as https://hexodic.com,
+# https://*.hexodic.com or http://localhost:8080 (no path, no quote, no separator).
+_ORIGIN = re.compile(r"'self'|https?://(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?")
+
+
+class SettingError(ValueError):
+    """A setting whose value cannot be used; the message is one line."""
+
+
+def environ() -> MutableMapping[str, str]:
+    """The process environment: the one place it is read (and, for the
+    metrics directory, written)."""
+    return os.environ
+
+
+def _int(env: Mapping[str, str], name: str, default: int, lo: int = 1) -> int:
+    """A whole number of ASCII digits, at least ``lo``; empty or unset: the default.
+
+    >>> _int({"N": "2.5"}, "N", 1)
+    Traceback (most recent call last):
+    ...
+    checker.web.settings.SettingError: N='2.5' is not allowed: a whole number of at least 1 (default 1)
+    """
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    text = raw.strip()
+    if not (text.isascii() and text.isdigit()) or int(text) < lo:
+        raise SettingError(f"{name}={raw!r} is not allowed: a whole number of at least {lo} (default {default})")
+    return int(text)
+
+
+def from_env(env: Mapping[str, str] | None = None) -> dict:
+    """The app's settings from ``HEXODIC_*`` environment variables.
+
+    - ``HEXODIC_MAX_BODY``: the largest request body in bytes (default 262144, 256 KiB).
+    - ``HEXODIC_CORS_ORIGINS``: allowed browser origins, comma-separated, or ``*`` (default).
+    - ``HEXODIC_BODY_TIMEOUT``: seconds the whole request body may take to arrive
+      (default 5); later, the answer is 408 (enforced under the gevent worker).
+    - ``HEXODIC_EXPENSIVE_LIMIT``: batches and legal-turn lists one worker
+      works on at once (default 2); one more is answered 503 with Retry-After.
+    - ``HEXODIC_FRAME_ANCESTORS``: the origins whose pages may frame the playground and
+      the permalink pages (``/check``, ``/game``), comma- or space-separated, each
+      ``'self'`` or ``https://host[:port]`` (a ``*.`` subdomain wildcard allowed).
+      Default: none, so no page may frame them.
+    - ``HEXODIC_PROXIES``: how many reverse proxies in front of the service set
+      ``X-Forwarded-Proto`` and ``X-Forwarded-Host``; the absolute links of the
+      permalink pages (``og:image``) are built from those headers only when this
+      is at least 1.  Default 0: they are ignored and the request's own host is used.
+
+    >>> from_env({"HEXODIC_FRAME_ANCESTORS": "https://hexodic.com, 'self'"})["FRAME_ANCESTORS"]
+    ['https://hexodic.com', "'self'"]
+    >>> from_env({"HEXODIC_FRAME_ANCESTORS": "https://x.org; script-src *"})
+    Traceback (most recent call last):
+    ...
+    checker.web.settings.SettingError: HEXODIC_FRAME_ANCESTORS: 'https://x.org;' is not 'self' or an origin such as https://hexodic.com
+    """
+    env = environ() if env is None else env
+    origins = [o.strip() for o in env.get("HEXODIC_CORS_ORIGINS", "*").split(",") if o.strip()]
+    return {
+        "MAX_CONTENT_LENGTH": _int(env, "HEXODIC_MAX_BODY", DEFAULT_MAX_BODY),
+        "CORS_ORIGINS": origins or ["*"],
+        "BODY_TIMEOUT": _int(env, "HEXODIC_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT),
+        "EXPENSIVE_LIMIT": _int(env, "HEXODIC_EXPENSIVE_LIMIT", DEFAULT_EXPENSIVE_LIMIT),
+        "FRAME_ANCESTORS": _frame_ancestors(env.get("HEXODIC_FRAME_ANCESTORS", "")),
+        "PROXIES": _int(env, "HEXODIC_PROXIES", 0, lo=0),
+    }
+
+
+def _frame_ancestors(raw: str) -> list[str]:
+    sources = raw.replace(",", " ").split()
+    for s in sources:
+        if not _ORIGIN.fullmatch(s):
+            raise SettingError(f"HEXODIC_FRAME_ANCESTORS: {s!r} is not 'self' or an origin such as https://hexodic.com")
+    return sources
+
+
+def server(env: Mapping[str, str] | None = None, cpus: int = 1) -> dict:
+    """gunicorn's settings (gunicorn.conf.py), ``cpus`` being the CPUs the
+    container may use:
+
+    - ``HOST`` (127.0.0.1), ``PORT`` (8000)
+    - ``WEB_CONCURRENCY``: workers (one per usable CPU, at most 8)
+    - ``GUNICORN_WORKER_CONNECTIONS`` (500 per worker), ``GUNICORN_TIMEOUT`` (30 s),
+      ``GUNICORN_GRACEFUL_TIMEOUT`` (8 s), ``GUNICORN_KEEPALIVE`` (2 s)
+    - ``GUNICORN_LIMIT_REQUEST_LINE`` (4094), ``GUNICORN_LIMIT_REQUEST_FIELDS`` (50),
+      ``GUNICORN_LIMIT_REQUEST_FIELD_SIZE`` (8190)
+    - ``GUNICORN_CONTROL_SOCKET``: none unless a path is given
+    - ``GUNICORN_ACCESS_LOG`` (``-``): where the JSON request lines go: ``-`` for
+      standard output, a file, or empty for none
+
+    >>> server({"PORT": "9000"})["bind"]
+    '127.0.0.1:9000'
+    >>> server({"WEB_CONCURRENCY": "two"})
+    Traceback (most recent call last):
+    ...
+    checker.web.settings.SettingError: WEB_CONCURRENCY='two' is not allowed: a whole number of at least 1 (default 1)
+    """
+    env = environ() if env is None else env
+    return {
+        "bind": f"{env.get('HOST', '127.0.0.1')}:{_int(env, 'PORT', 8000, lo=0)}",
+        "workers": _int(env, "WEB_CONCURRENCY", min(cpus, 8)),
+        "worker_connections": _int(env, "GUNICORN_WORKER_CONNECTIONS", 500),
+        "timeout": _int(env, "GUNICORN_TIMEOUT", 30),
+        "graceful_timeout": _int(env, "GUNICORN_GRACEFUL_TIMEOUT", 8),
+        "keepalive": _int(env, "GUNICORN_KEEPALIVE", 2),
+        "limit_request_line": _int(env, "GUNICORN_LIMIT_REQUEST_LINE", 4094, lo=0),
+        "limit_request_fields": _int(env, "GUNICORN_LIMIT_REQUEST_FIELDS", 50, lo=0),
+        "limit_request_field_size": _int(env, "GUNICORN_LIMIT_REQUEST_FIELD_SIZE", 8190, lo=0),
+        "control_socket": env.get("GUNICORN_CONTROL_SOCKET", ""),
+        "access_log": env.get("GUNICORN_ACCESS_LOG", "-"),
+    }
+
+
+METRICS_ENV = "PROMETHEUS_MULTIPROC_DIR"
+"""prometheus_client's own variable: where the workers' metric files are (multiprocess mode)."""
+
+
+def metrics_dir(env: Mapping[str, str] | None = None) -> str | None:
+    """The metrics directory when one is set (prometheus_client then runs in multiprocess mode)."""
+    env = environ() if env is None else env
+    return env.get(METRICS_ENV) or None
