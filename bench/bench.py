@@ -4,7 +4,7 @@ under gunicorn on loopback.  Run from the repository root with ``make bench``
 its progress to stderr, and finishes in about a minute and a quarter.
 
 1. In-process, over the positions of POSITIONS: ``check`` of a legal and of an
-   illegal turn (check(..., validate=False), the call the service makes); the
+   illegal turn (check(..., assume_consistent=True), the call the service makes); the
    whole request path of ``POST /v1/check`` without the network, built from
    the service's own public pieces (JSON text -> parse_json ->
    load_check_request -> consistency -> check -> VerdictSchema dump -> orjson;
@@ -224,7 +224,7 @@ def request_path(raw: bytes):
     made of the service's own public pieces (checker/service/pipeline.py and
     endpoints.py), so the benchmark follows the service: parse_json (the
     standard library's json.loads, no NaN or Infinity, an object), check_request
-    (load_check_request, consistent, check(..., validate=False), the verdict
+    (load_check_request, consistent, check(..., assume_consistent=True), the verdict
     dumped by the compiled VerdictSchema) and reply (orjson into a Response)."""
     return reply(check_request(parse_json(raw)))
 
@@ -252,8 +252,8 @@ def operations() -> list[dict]:
             "name": name, "hpn": hpn, "legal_htn": legal_htn, "illegal_htn": illegal_htn,
             "count": len(legal_turns(pos)),
             "ops": {
-                "check_legal": lambda pos=pos, t=legal: check(pos, t, validate=False),
-                "check_illegal": lambda pos=pos, t=illegal: check(pos, t, validate=False),
+                "check_legal": lambda pos=pos, t=legal: check(pos, t, assume_consistent=True),
+                "check_illegal": lambda pos=pos, t=illegal: check(pos, t, assume_consistent=True),
                 "request_hpn": lambda raw=bodies["hpn"]: request_path(raw),
                 "request_json": lambda raw=bodies["json"]: request_path(raw),
                 "enumerate": lambda pos=pos: legal_turns(pos),
@@ -274,14 +274,14 @@ def stages(name: str) -> dict[tuple[str, str], object]:
         data = parse_json(raw)
         loaded = load_check_request(data)
         pos, turn = loaded["position"], loaded["turn"]
-        verdict = check(pos, turn, None, validate=False)
+        verdict = check(pos, turn, None, assume_consistent=True)
         dumped = check_request.dump(verdict)
         ops.update({
             (form, "parse_json"): lambda raw=raw: parse_json(raw),
             (form, "load_check_request"): lambda data=data: load_check_request(data),
             # a Position keeps its problems() once found: each call judges a fresh copy
             (form, "consistent (D-3), on a copy"): lambda pos=pos: consistent(pos.replace(), "position"),
-            (form, "check"): lambda pos=pos, turn=turn: check(pos, turn, None, validate=False),
+            (form, "check"): lambda pos=pos, turn=turn: check(pos, turn, None, assume_consistent=True),
             (form, "VerdictSchema dump (compiled)"): lambda v=verdict: check_request.dump(v),
             (form, "reply (orjson)"): lambda d=dumped: reply(d),
         })
@@ -350,7 +350,7 @@ def distinct_mix(series_time: float) -> dict:
         return call
 
     cached_hpn.cache_clear()
-    stats = time_blocks({"check": cycler(fresh, lambda pt: check(pt[0], pt[1], validate=False)),
+    stats = time_blocks({"check": cycler(fresh, lambda pt: check(pt[0], pt[1], assume_consistent=True)),
                          "request": cycler(bodies, request_path)}, series_time)
     info = cached_hpn.cache_info()
     return {"n": n, "check": stats["check"], "request": stats["request"],
@@ -695,7 +695,7 @@ def report(rows: list[dict], parts: dict, http: dict | None, started: float, arg
     out.append(f"load     1/5/15-min load average {load_before} at start, {_loadavg()} at the end "
                f"(other work on the machine inflates p99s and lowers req/s)")
     out.append("")
-    out.append("1. In-process, µs (median / p99 of N one-call samples; check is check(..., validate=False), "
+    out.append("1. In-process, µs (median / p99 of N one-call samples; check is check(..., assume_consistent=True), "
                "the call the service makes)")
     t1 = []
     for r in rows:

@@ -37,12 +37,11 @@ import json
 import sys
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 from operator import itemgetter
+from pathlib import Path
 from typing import Literal, NamedTuple, overload
 
 from checker import board
-from checker.version import RULES_VERSION
 from checker.board import NEIGHBOURS, WITHIN_2
 from checker.ending import game_over_reason
 from checker.generate import legal_turns
@@ -51,6 +50,7 @@ from checker.play import weigh_echo_capture, weigh_encirclement
 from checker.position import PlayerState, Position, other
 from checker.projects import legal_projects
 from checker.turn import CAPTURE, LOCK, RAISE, Move, Place, Turn
+from checker.version import RULES_VERSION
 
 __all__ = ["perft", "PerftCount", "perft_count", "expansions", "BUDGET", "count_turns", "after", "BudgetExceeded",
            "Budget", "TableEntry", "load_table",

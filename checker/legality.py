@@ -26,7 +26,16 @@ from typing import Iterable, NamedTuple
 
 from checker import board
 from checker.board import CENTRE, NEIGHBOURS, STEPS, Cell
-from checker.catalogue import RULE_IDS, RULES, STEP_ECHO, STEP_GAME, STEP_MOVE, STEP_PLACE, STEP_POSITION, STEP_SHAPE
+from checker.catalogue import (
+    RULE_IDS,
+    RULES,
+    STEP_ECHO,
+    STEP_GAME,
+    STEP_MOVE,
+    STEP_PLACE,
+    STEP_POSITION,
+    STEP_SHAPE,
+)
 from checker.ending import GameResult, describe_game_over, game_over_reason, game_status
 from checker.generate import legal_shapes, legal_turns, mandating_shapes
 from checker.notation import project_to_htn, shape_to_htn, turn_to_htn
@@ -602,15 +611,15 @@ def _explain_illegal(failed: list[Check]) -> str:
 
 
 def check(position: Position, turn: Turn, history: Iterable[Position] | None = None,
-          *, validate: bool = True) -> Verdict:
+          *, assume_consistent: bool = False) -> Verdict:
     """Judge ``turn`` played from ``position``.
 
     ``history`` is the game's earlier positions, oldest first, not including
     ``position``; without it repetition and threefold are reported as not
     evaluated.  Raises :class:`InconsistentPosition` when the position breaks
-    D-3 (pass ``validate=False`` when the caller has checked already).
+    D-3 (pass ``assume_consistent=True`` when the caller has checked already).
     """
-    if validate:
+    if not assume_consistent:
         problems = position.problems()
         if problems:
             raise InconsistentPosition(problems)

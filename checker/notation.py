@@ -25,7 +25,18 @@ import re
 from checker import board
 from checker.board import Cell, CellError
 from checker.position import PLAYERS, PlayerState, Position, other
-from checker.turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Skip, Turn
+from checker.turn import (
+    CAPTURE,
+    LOCK,
+    LOWER,
+    RAISE,
+    Echo,
+    Move,
+    Place,
+    Shape,
+    Skip,
+    Turn,
+)
 
 __all__ = ["NotationError", "parse_hpn", "position_to_hpn", "key_hpn",
            "parse_htn", "parse_project", "parse_shape", "turn_to_htn", "project_to_htn", "shape_to_htn", "echo_to_htn",

@@ -32,9 +32,18 @@ import sys
 from dataclasses import dataclass
 from typing import Iterator, Union
 
-from checker.version import RULES_VERSION
-from checker.catalogue import CAPTURES, DECISIONS, ENDINGS, ENTRIES, REFERENCE_PATH, RULES, Kind, RuleEntry
+from checker.catalogue import (
+    CAPTURES,
+    DECISIONS,
+    ENDINGS,
+    ENTRIES,
+    REFERENCE_PATH,
+    RULES,
+    Kind,
+    RuleEntry,
+)
 from checker.notation import START_HPN
+from checker.version import RULES_VERSION
 
 __all__ = ["Para", "Bullets", "Table", "Code", "Entries", "Section", "SECTIONS", "WorkedFact", "CAPTURE_FACTS",
            "FIRST_TURN_HPN", "PLAYER_EXAMPLE", "RICH_HPN", "HTN_EXAMPLES", "JSON_POSITION", "JSON_TURN",

@@ -7,11 +7,12 @@ from marshmallow import Schema, fields, post_dump, pre_dump, validate
 from checker.version import RULES_VERSION
 from checker.counting import BUDGET
 from checker.notation import position_to_hpn, turn_to_htn
+from checker.position import MAX_HALF_MOVES
 
 from schemas.fields import StrictBoolean
 from schemas.position import PositionField
 
-MAX_DEPTH = 60  # a game has at most 60 half-moves, so no longer sequence exists
+MAX_DEPTH = MAX_HALF_MOVES  # no longer sequence exists
 
 class PerftRequestSchema(Schema):
     """``POST /v1/perft``: a position, a depth and whether to divide."""

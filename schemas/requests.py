@@ -6,14 +6,15 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from checker.notation import NotationError, parse_htn
+from checker.position import MAX_HALF_MOVES
 
 from schemas.fields import MAX_HPN_LENGTH, MAX_HTN_LENGTH, CellListField
 from schemas.position import PositionField, cached_hpn, fast_position
 from schemas.turn import ProjectFilterField, ShapeFilterField, TurnField, TurnForm, fast_turn
 
-MAX_HISTORY = 60      # a game has at most 60 half-moves
+MAX_HISTORY = MAX_HALF_MOVES      # a game has no more earlier positions than half-moves
 MAX_BATCH = 1000
-MAX_REPLAY = 60
+MAX_REPLAY = MAX_HALF_MOVES
 
 _POSITION_DOC = {"description": "A position: the JSON object of the rules reference §11, or an HPN string."}
 _TURN_DOC = {"description": "A turn: the JSON object of the rules reference §11, or an HTN string."}
@@ -121,7 +122,7 @@ class ReplayRequestSchema(Schema):
 
     turns = fields.List(TurnField(metadata=_TURN_DOC), required=True,
                         validate=validate.Length(max=MAX_REPLAY),
-                        metadata={"description": f"At most {MAX_REPLAY} turns (a game has at most 60 half-moves)."})
+                        metadata={"description": f"At most {MAX_REPLAY} turns (a game has at most {MAX_HALF_MOVES} half-moves)."})
     start = PositionField(load_default=None, allow_none=True, metadata={
         "description": "The position to start from (JSON or HPN); default: the start position."})
     history = fields.List(PositionField(metadata=_POSITION_DOC), load_default=None, allow_none=True,

@@ -10,9 +10,9 @@ from jsonschema import Draft202012Validator
 
 from checker.tools.answers import compare, schema
 from checker.tools.cli import main
-from checker.tools.vectors import load
+from checker.tools.vectors import read_vectors
 
-VECTORS = load()
+VECTORS = read_vectors()
 BY_ID = {v["id"]: v for v in VECTORS}
 # a vector with two or more violations, so that their order can be tested
 MULTI = next(v for v in VECTORS if len(v["violations"]) >= 2)

@@ -68,7 +68,7 @@ def test_decided_readings_d1_to_d15_keep_their_numbers():
 
 
 def _every_vector_verdict():
-    for v in vectors.load():
+    for v in vectors.read_vectors():
         history = None if v["history"] is None else [parse_hpn(h) for h in v["history"]]
         yield check(parse_hpn(v["position"]), parse_htn(v["turn"]), history)
 

@@ -535,8 +535,8 @@ def test_python_dash_m(tmp_path):
 # -- vectors: another implementation's answers checked against the shipped vectors --------------
 
 def _vectors():
-    from checker.tools.vectors import load
-    return load()
+    from checker.tools.vectors import read_vectors
+    return read_vectors()
 
 
 def test_vectors_prints_the_shipped_file(capsys):

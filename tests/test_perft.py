@@ -28,7 +28,7 @@ from checker.notation import parse_hpn, parse_htn, turn_to_htn
 from checker.play import apply
 from checker.position import Position, other
 from checker.turn import LOWER, RAISE, Move, Place, Shape, Skip, Turn
-from checker.tools.vectors import load as load_vectors
+from checker.tools.vectors import read_vectors as load_vectors
 from tests.test_properties import (NEIGHBOURS_BY_RULE, WITHIN_2_BY_RULE, _has_legal_project,
                                    _largest_tier2_group, _rule_echoes, _steps_by_rule, expected_after)
 

@@ -181,7 +181,7 @@ def test_rich_example_reads_as_the_reference_says():
     assert (b.reserve, b.lowers_left, b.captures) == (0, 1, 1)
     assert (pos.half_moves, pos.to_move) == (40, "A")
     # it is the position of the vector the reference names
-    assert any(v["id"] == "gen-10-40-legal" and v["position"] == RICH_HPN for v in vectors.load())
+    assert any(v["id"] == "gen-10-40-legal" and v["position"] == RICH_HPN for v in vectors.read_vectors())
 
 
 def test_repetition_key_example():

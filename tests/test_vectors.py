@@ -12,11 +12,11 @@ from checker.version import RULES_VERSION
 from checker.catalogue import RULE_IDS
 from checker.legality import check
 from checker.notation import parse_hpn, parse_htn
-from checker.tools.vectors import FORMAT, KEYS, SHIPPED, build, load, run_vector
+from checker.tools.vectors import FORMAT, KEYS, SHIPPED, build, read_vectors, run_vector
 from checker.web import create_app
 
 LINES = resources.files("checker.data").joinpath(SHIPPED).read_text(encoding="utf-8").splitlines()
-VECTORS = load(LINES)
+VECTORS = read_vectors(LINES)
 TURN_RULES = [r for r in RULE_IDS if not r.startswith("position.")]
 
 

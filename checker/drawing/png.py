@@ -44,7 +44,15 @@ def svg_to_png(svg: str, width: int) -> bytes:
     :data:`MIN_WIDTH` … :data:`MAX_WIDTH`."""
     if isinstance(width, bool) or not isinstance(width, int) or not MIN_WIDTH <= width <= MAX_WIDTH:
         raise ValueError(f"the width must be a whole number of px from {MIN_WIDTH} to {MAX_WIDTH}, not {width!r}")
-    return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width, background="#ffffff"))
+    return rasterise(svg, width, background="#ffffff")
+
+
+def rasterise(svg: str, width: int, background: str | None = None) -> bytes:
+    """Any SVG document as PNG, ``width`` px wide, on ``background`` (none:
+    transparent): the board pictures above, and the service's 32-px icon."""
+    if background is None:
+        return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width))
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width, background=background))
 
 
 def png_size(data: bytes) -> tuple[int, int]:

@@ -106,7 +106,7 @@ def _hex_points(cx: float, cy: float, r: float) -> str:
     """A pointy-top hexagon's six vertices, from the top clockwise."""
     pts = []
     for k in range(6):
-        a = math.radians(-90 + 60 * k)
+        a = math.radians(-90 + 360 // 6 * k)   # the six corners
         pts.append(f"{_n(cx + r * math.cos(a))},{_n(cy + r * math.sin(a))}")
     return " ".join(pts)
 

@@ -31,16 +31,34 @@ from checker.generate import legal_turns
 from checker.legality import Verdict, check, validate
 from checker.position import Position
 from checker.replay import replay
-from schemas.compiled import dumper
-from schemas.writers import legal_turns_json
-from schemas.perft import PerftRequestSchema, PerftSchema
-from schemas.requests import (BatchRequestSchema, CheckRequestSchema, LegalTurnsRequestSchema, ReplayRequestSchema,
-                              ValidateRequestSchema, load_check_request)
-from schemas.responses import (BatchSchema, LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidationSchema,
-                               VerdictSchema)
-
 from checker.service.budget import pause
-from checker.service.problems import InconsistentPosition, Path, RequestError, SchemaError, dotted
+from checker.service.problems import (
+    InconsistentRequest,
+    Path,
+    RequestError,
+    SchemaError,
+    dotted,
+)
+from schemas.compiled import dumper
+from schemas.perft import PerftRequestSchema, PerftSchema
+from schemas.requests import (
+    BatchRequestSchema,
+    CheckRequestSchema,
+    LegalTurnsRequestSchema,
+    ReplayRequestSchema,
+    ValidateRequestSchema,
+    load_check_request,
+)
+from schemas.responses import (
+    BatchSchema,
+    LegalTurnsSchema,
+    ReplaySchema,
+    RuleSchema,
+    StartSchema,
+    ValidationSchema,
+    VerdictSchema,
+)
+from schemas.writers import legal_turns_json
 
 # ------------------------------------------------------------------ JSON ----
 
@@ -124,7 +142,7 @@ def _loaded(load_fn: Callable[[Any], dict], data, at: Path) -> dict:
         raise SchemaError(exc.messages, at) from None
 
 
-def load(schema: Schema, data, at: Path = ()) -> dict:
+def read(schema: Schema, data, at: Path = ()) -> dict:
     """``data`` loaded by ``schema``; a :class:`SchemaError` (422) with paths
     under ``at`` when it does not match."""
     return _loaded(schema.load, data, at)
@@ -132,11 +150,11 @@ def load(schema: Schema, data, at: Path = ()) -> dict:
 
 def consistent(position: Position, *at: str) -> Position:
     """``position`` when it is consistent (D-3); otherwise an
-    :class:`InconsistentPosition` (422) listing every broken ``position.*``
+    :class:`InconsistentRequest` (422) listing every broken ``position.*``
     condition, for the position at ``at`` in the body."""
     problems = position.problems()
     if problems:
-        raise InconsistentPosition(problems, at)
+        raise InconsistentRequest(problems, at)
     return position
 
 
@@ -185,7 +203,7 @@ class Operation:
 
 def _judge(data: dict, at: Path = ()) -> Verdict:
     position = consistent(data["position"], *at, "position")
-    return check(position, data["turn"], data["history"], validate=False)
+    return check(position, data["turn"], data["history"], assume_consistent=True)
 
 
 check_request = Operation(_judge, VerdictSchema, CheckRequestSchema, loader=load_check_request)

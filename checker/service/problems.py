@@ -6,7 +6,7 @@ The request pipeline (:mod:`checker.service.pipeline`) raises a
 one item's result, and the command line words it as one line on stderr
 (:mod:`checker.tools.cli`).  The two kinds the command line words in its own terms
 carry their facts: a :class:`SchemaError` marshmallow's messages, an
-:class:`InconsistentPosition` the broken conditions.
+:class:`InconsistentRequest` the broken conditions.
 
 >>> err = SchemaError({"turn": ["Missing data for required field."]})
 >>> err.problem()["detail"]
@@ -102,7 +102,7 @@ class QueryError(SchemaError):
     slug_title = ("invalid-query", "The link's query is not valid")
 
 
-class InconsistentPosition(RequestError):
+class InconsistentRequest(RequestError):
     """The position at ``at`` breaks conditions of D-3; ``problems`` lists them all."""
 
     def __init__(self, problems: Sequence[Problem], at: Path):

@@ -13,9 +13,10 @@ read against that schema, so nothing in it is silently ignored:
 - ``after`` is compared as a position (any accepted HPN spelling), and
   ``after`` and ``game`` only when the answer gives them.
 
+>>> from checker.tools.vectors import read_vectors
 >>> report = compare([(1, '{"id": "hand-open-02", "legal": false, "violations": ["place.opening-restriction"]}'),
 ...                   (2, '{"id": "nope", "legal": true, "violations": []}')],
-...                  [v for v in load() if v["id"] == "hand-open-02"])
+...                  [v for v in read_vectors() if v["id"] == "hand-open-02"])
 >>> report.errors
 ["line 2: unknown id 'nope': no vector has it"]
 >>> report.agree, report.total, report.differences
@@ -33,9 +34,8 @@ from typing import Iterable
 from jsonschema import Draft202012Validator
 
 from checker.notation import NotationError, parse_hpn
-from checker.tools.vectors import load
 
-__all__ = ["SCHEMAS", "schema", "Report", "compare", "load"]
+__all__ = ["SCHEMAS", "schema", "Report", "compare"]
 
 SCHEMAS = {"vectors": "vectors.schema.json", "answers": "answers.schema.json"}
 COMPARED = ("after", "game")  # compared when the answer has them

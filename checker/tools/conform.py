@@ -38,11 +38,17 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from checker.tools import vectors as vec
 from checker.counting import TableEntry, after, load_table, perft
 from checker.generate import legal_turns
-from checker.notation import NotationError, parse_hpn, parse_htn, position_to_hpn, turn_to_htn
+from checker.notation import (
+    NotationError,
+    parse_hpn,
+    parse_htn,
+    position_to_hpn,
+    turn_to_htn,
+)
 from checker.position import Position
+from checker.tools import vectors as vec
 from checker.turn import Turn
 
 __all__ = ["EXIT_AGREE", "EXIT_DIFFERENT", "EXIT_BROKEN", "EngineBroke", "EngineRefused", "Engine", "Options",
@@ -294,7 +300,7 @@ def _set_text(items: Iterable[str]) -> str:
 # ---------------------------------------------------------- the vectors ---
 
 def _vectors(talk: _Talk, pattern: str, report: _Report) -> None:
-    chosen = [v for v in vec.load() if fnmatch.fnmatchcase(v["id"], pattern)]
+    chosen = [v for v in vec.read_vectors() if fnmatch.fnmatchcase(v["id"], pattern)]
     legal_lists: dict[str, set[Turn]] = {}
     agree = played = 0
     for v in chosen:

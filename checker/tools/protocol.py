@@ -25,11 +25,18 @@ import json
 import sys
 from typing import Callable, TextIO
 
-from checker.version import RULES_VERSION
 from checker.generate import legal_turns
 from checker.legality import check
-from checker.notation import START_HPN, NotationError, parse_hpn, parse_htn, position_to_hpn, turn_to_htn
+from checker.notation import (
+    START_HPN,
+    NotationError,
+    parse_hpn,
+    parse_htn,
+    position_to_hpn,
+    turn_to_htn,
+)
 from checker.position import Position
+from checker.version import RULES_VERSION
 
 __all__ = ["PROTOCOL", "OPS", "NAME", "handle", "serve", "START_HPN"]
 
@@ -92,13 +99,13 @@ def _answer(request: dict) -> dict:
         return {"turns": [turn_to_htn(t, pos) for t in legal_turns(pos)]}
     if op == "play":
         pos, turn = _position(request), _turn(request)
-        verdict = check(pos, turn, validate=False)
+        verdict = check(pos, turn, assume_consistent=True)
         if not verdict.legal:
             raise _Refusal(f"the turn {verdict.turn} is not legal ({', '.join(verdict.violations)})")
         return {"position": position_to_hpn(verdict.outcome.position)}
     if op == "check":
         pos, turn, history = _position(request), _turn(request), _history(request)
-        verdict = check(pos, turn, history, validate=False)
+        verdict = check(pos, turn, history, assume_consistent=True)
         return {"legal": verdict.legal, "violations": verdict.violations}
     raise _Refusal(f"unknown op {op!r}; the ops are {', '.join(_ALL_OPS)}")
 

@@ -31,14 +31,25 @@ from importlib import resources
 from typing import Iterable, Iterator
 
 from checker import board
-from checker.version import RULES_VERSION
 from checker.generate import legal_turns
 from checker.legality import check
 from checker.notation import parse_hpn, parse_htn, position_to_hpn, turn_to_htn
-from checker.position import Position
-from checker.turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Skip, Turn
+from checker.position import MAX_HALF_MOVES, Position
+from checker.turn import (
+    CAPTURE,
+    LOCK,
+    LOWER,
+    RAISE,
+    Echo,
+    Move,
+    Place,
+    Shape,
+    Skip,
+    Turn,
+)
+from checker.version import RULES_VERSION
 
-__all__ = ["FORMAT", "VERSION", "KEYS", "header", "load", "hand_vectors", "generated_vectors", "build", "expected",
+__all__ = ["FORMAT", "VERSION", "KEYS", "header", "read_vectors", "hand_vectors", "generated_vectors", "build", "expected",
            "run_vector", "main"]
 
 FORMAT = "hexodic-conformance-vectors"
@@ -61,7 +72,7 @@ def header(count: int) -> dict:
     return {"format": FORMAT, "version": VERSION, "rules_version": RULES_VERSION, "count": count}
 
 
-def load(lines: Iterable[str] | None = None) -> list[dict]:
+def read_vectors(lines: Iterable[str] | None = None) -> list[dict]:
     """The shipped vectors (or those in ``lines``), header skipped."""
     lines = _read_lines(SHIPPED) if lines is None else list(lines)
     out = [json.loads(line) for line in lines if line.strip()]
@@ -72,7 +83,7 @@ def load(lines: Iterable[str] | None = None) -> list[dict]:
 
 def hand_vectors() -> list[dict]:
     """The vectors written by hand from RULES.md."""
-    return load(_read_lines(HAND))
+    return read_vectors(_read_lines(HAND))
 
 
 def expected(position: Position, turn: Turn, history: list[Position] | None) -> dict:
@@ -140,7 +151,7 @@ def generated_vectors() -> list[dict]:
     for seed in GEN_SEEDS:
         rng = random.Random(seed)
         pos, history = Position.start(), []
-        for ply in range(60):
+        for ply in range(MAX_HALF_MOVES):
             turns = legal_turns(pos)
             if not turns:
                 break
@@ -211,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {len(lines) - 1} vectors")
         return 0
     if args == ["check"]:
-        vectors = load()
+        vectors = read_vectors()
         problems = list(_iter_problems(vectors))
         for p in problems:
             print(p)

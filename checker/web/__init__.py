@@ -13,6 +13,7 @@ schema → response); this package carries HTTP to it and back.
 - :mod:`checker.web.errors`      every error as problem+json (or a page for a browser), in one place
 - :mod:`checker.web.headers`     the headers every answer carries (the rules version)
 - :mod:`checker.web.security`    the security headers of pages and assets
+- :mod:`checker.web.assets`      the static files, read and sent in one way
 - :mod:`checker.web.observe`     request ids, the JSON request log, metrics
 - :mod:`checker.web.compression` gzip for large answers, in one place (a Flask hook, so it is here, not
   in :mod:`checker.service`)
@@ -65,7 +66,17 @@ def create_app(config: dict | None = None) -> Flask:
 def blueprints() -> list:
     """The service's blueprints, in the order the app registers them and the
     OpenAPI document lists their endpoints."""
-    from checker.web import api, docs, favicon, health, meta, pages, pictures, playground, rules_page
+    from checker.web import (
+        api,
+        docs,
+        favicon,
+        health,
+        meta,
+        pages,
+        pictures,
+        playground,
+        rules_page,
+    )
 
     return [api.bp, meta.bp, health.bp, docs.bp, favicon.bp, playground.bp, rules_page.bp, pictures.bp, pages.bp]
 

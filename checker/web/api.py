@@ -11,13 +11,12 @@ from __future__ import annotations
 from flask import Response
 
 from checker.counting import BUDGET
+from checker.drawing import draw
 from checker.legality import check
-from checker.drawing.svg import render_svg
-from schemas.requests import MAX_BATCH, MAX_REPLAY, RenderRequestSchema
-
 from checker.service import pipeline
-from checker.web.endpoints import Blueprint, Content
 from checker.service.pipeline import consistent
+from checker.web.endpoints import Blueprint, Content
+from schemas.requests import MAX_BATCH, MAX_REPLAY, RenderRequestSchema
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
 
@@ -42,8 +41,8 @@ bp.serve("POST", "/replay", pipeline.replay_request, "Replay a game",
 def render_board(data: dict):
     position = consistent(data["position"], "position")
     turn = data["turn"]
-    verdict = None if turn is None else check(position, turn, data["history"], validate=False)
-    svg = render_svg(position, data["highlight"], verdict)
+    verdict = None if turn is None else check(position, turn, data["history"], assume_consistent=True)
+    svg = draw(position, verdict, data["highlight"])
     return Response(svg, mimetype="image/svg+xml")
 
 

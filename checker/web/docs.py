@@ -24,25 +24,23 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from importlib import resources
 
 from flask import Response, request
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import NotFound
 
-from checker.web import favicon, security
+from checker.web import assets, favicon, security
 from checker.web.endpoints import Blueprint, Content
 
 bp = Blueprint("docs", __name__)
 
 ASSET_PATH = "/docs/assets/"
 
-_OWN = resources.files(__package__).joinpath("static")
 ASSETS = {
     "swagger-ui.css": (swagger_ui_path, "text/css; charset=utf-8"),
     "swagger-ui-bundle.js": (swagger_ui_path, "text/javascript; charset=utf-8"),
-    "docs.js": (_OWN, "text/javascript; charset=utf-8"),
-    "docs.css": (_OWN, "text/css; charset=utf-8"),
+    "docs.js": (assets.STATIC, "text/javascript; charset=utf-8"),
+    "docs.css": (assets.STATIC, "text/css; charset=utf-8"),
 }
 """The files the page loads: name -> (folder, content type)."""
 

@@ -30,11 +30,10 @@ from gevent import monkey
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
-
 from checker.service import budget
-from checker.web import observe
-from checker.service.pipeline import Operation, encode, load, parse_json
+from checker.service.pipeline import Operation, encode, parse_json, read
 from checker.service.problems import QueryError, RequestError
+from checker.web import observe
 
 JSON = "application/json"
 
@@ -235,7 +234,7 @@ class Blueprint(flask.Blueprint):
 
                 @functools.wraps(view)
                 def served():
-                    return view(load(schema, body()))
+                    return view(read(schema, body()))
             else:
                 schema = query()
 

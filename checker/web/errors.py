@@ -22,8 +22,8 @@ from http import HTTPStatus
 from flask import Flask, Response, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from checker.web import observe, security
 from checker.service.problems import RequestError, problem_body
+from checker.web import observe, security
 
 log = logging.getLogger(__name__)
 

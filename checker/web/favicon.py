@@ -15,12 +15,11 @@ Both are public, cached for a day and revalidated by ETag.
 from __future__ import annotations
 
 import functools
-from importlib import resources
 
-import resvg_py
 from flask import Response, request
 
-from checker.web import security
+from checker.drawing.png import rasterise
+from checker.web import assets, security
 from checker.web.endpoints import Blueprint, Content
 
 bp = Blueprint("favicon", __name__)
@@ -29,17 +28,13 @@ SVG_PATH = "/favicon.svg"
 PNG_SIZE = 32
 MAX_AGE = 86_400
 
-_SVG = resources.files(__package__).joinpath("static", "favicon.svg")
-
-
-@functools.cache
 def svg() -> bytes:
-    return _SVG.read_bytes()
+    return assets.read("favicon.svg")
 
 
 @functools.cache
 def png() -> bytes:
-    return bytes(resvg_py.svg_to_bytes(svg_string=svg().decode("utf-8"), width=PNG_SIZE))
+    return rasterise(svg().decode("utf-8"), PNG_SIZE)
 
 
 def _cached(body: bytes, content_type: str) -> Response:

@@ -8,7 +8,6 @@ from importlib import resources
 
 from checker.tools.answers import schema
 from checker.tools.vectors import SHIPPED
-
 from checker.web import openapi
 from checker.web.endpoints import JSON, Blueprint, Content, reply, revalidated
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import datetime
 import logging
-import os
 import re
 import time
 import uuid
@@ -41,11 +40,10 @@ from flask import Flask, Response, g, has_request_context, request
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.exposition import choose_encoder
 
-from checker.web import settings
-from checker.web.serving import REQUEST_LOG
-
 from checker.service import pipeline
 from checker.service.problems import PROBLEM_TYPE
+from checker.web import settings
+from checker.web.serving import REQUEST_LOG
 
 REQUEST_ID = "X-Request-ID"
 _VALID_ID = re.compile(r"[A-Za-z0-9._:+/=@-]{1,128}")

@@ -17,16 +17,22 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin, resolver
 from marshmallow import Schema, fields
 
-from checker.version import RULES_VERSION
 from checker.notation import START_HPN
+from checker.version import RULES_VERSION
+from checker.web import blueprints
+from checker.web.endpoints import Endpoint
 from schemas.fields import CellField, CellListField
 from schemas.position import CellStateSchema, PositionField, PositionObjectSchema
 from schemas.responses import ProblemSchema, TurnListField, TurnOutSchema
-from schemas.turn import (EchoSchema, ProjectFilterField, ProjectSchema, ShapeFilterField, ShapeSchema,
-                          TurnField, TurnObjectSchema)
-
-from checker.web import blueprints
-from checker.web.endpoints import Endpoint
+from schemas.turn import (
+    EchoSchema,
+    ProjectFilterField,
+    ProjectSchema,
+    ShapeFilterField,
+    ShapeSchema,
+    TurnField,
+    TurnObjectSchema,
+)
 
 _REF = "#/components/schemas/"
 

@@ -22,22 +22,21 @@ from __future__ import annotations
 
 from flask import Response, render_template, request, url_for
 
-from checker.version import PACKAGE_VERSION, RULES_VERSION
 from checker.catalogue import RULES
+from checker.drawing import draw
+from checker.drawing.png import DEFAULT_WIDTH
 from checker.legality import check
 from checker.notation import position_to_hpn, turn_to_htn
 from checker.position import Position
-from checker.drawing.png import DEFAULT_WIDTH
-from checker.drawing.svg import render_svg
 from checker.replay import replay
+from checker.service.pipeline import consistent
+from checker.service.problems import QueryError
+from checker.version import PACKAGE_VERSION, RULES_VERSION
+from checker.web import security
+from checker.web.endpoints import Blueprint, Content
 from schemas.compiled import dumper
 from schemas.queries import CheckPageQuerySchema, GamePageQuerySchema
 from schemas.responses import ReplaySchema, VerdictSchema
-
-from checker.web import security
-from checker.web.endpoints import Blueprint, Content
-from checker.service.pipeline import consistent
-from checker.service.problems import QueryError
 
 bp = Blueprint("pages", __name__)
 
@@ -100,7 +99,7 @@ def check_page(data: dict):
     hpn, htn = position_to_hpn(position), verdict["turn"]
     return _page(
         "check.html", embed=embed, verdict=verdict, hpn=hpn,
-        board=render_svg(position, (), judged),
+        board=draw(position, judged),
         picture=_picture(position, turn),
         url=url_for("pages.check_page", position=hpn, turn=htn, _external=True),
         playground=url_for("playground.index", position=hpn, turn=htn),
@@ -136,11 +135,11 @@ def game_page(data: dict):
         rows.append({"n": k, "turn": htn, "mover": "A" if k % 2 else "B", "status": status, "href": link(k)})
     if at == end:
         position, turn, chosen = game.final, None, None
-        board = render_svg(position)
+        board = draw(position)
     else:
         position, turn = before[at - 1], turns[at - 1]
         chosen = _verdict(game.verdicts[at - 1])
-        board = render_svg(position, (), game.verdicts[at - 1])     # judged with the game's history
+        board = draw(position, game.verdicts[at - 1])     # judged with the game's history
     summary = _replay(game)
     first = summary["first_illegal"]
     return _page(

@@ -23,15 +23,14 @@ import hashlib
 from flask import Response, request
 
 from checker import board
-from checker.version import PACKAGE_VERSION, RULES_VERSION
-from checker.notation import position_to_hpn, turn_to_htn
+from checker.drawing import draw
+from checker.drawing.png import RASTERISER
 from checker.legality import check
-from checker.drawing.png import RASTERISER, svg_to_png
-from checker.drawing.svg import render_svg
-from schemas.queries import RenderQuerySchema
-
-from checker.web.endpoints import Blueprint, Content
+from checker.notation import position_to_hpn, turn_to_htn
 from checker.service.pipeline import consistent
+from checker.version import PACKAGE_VERSION, RULES_VERSION
+from checker.web.endpoints import Blueprint, Content
+from schemas.queries import RenderQuerySchema
 
 bp = Blueprint("pictures", __name__, url_prefix="/v1")
 
@@ -50,18 +49,19 @@ def picture_etag(data: dict, kind: str) -> str:
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:32]
 
 
-def _drawing(data: dict) -> str:
+def _drawing(data: dict, width: int | None) -> str | bytes:
     position, turn = data["position"], data["turn"]
-    return render_svg(position, data["highlight"], None if turn is None else check(position, turn, validate=False))
+    verdict = None if turn is None else check(position, turn, assume_consistent=True)
+    return draw(position, verdict, data["highlight"], width=width)
 
 
-def _picture(data: dict, kind: str, mimetype: str, draw) -> Response:
+def _picture(data: dict, kind: str, mimetype: str) -> Response:
     consistent(data["position"], "position")
     etag = picture_etag(data, kind)
     if request.if_none_match.contains_weak(etag):
         resp = Response(status=304)
     else:
-        resp = Response(draw(data), mimetype=mimetype)
+        resp = Response(_drawing(data, data["size"] if kind == "png" else None), mimetype=mimetype)
         resp.headers["Content-Disposition"] = f'inline; filename="hexodic-board.{kind}"'
     resp.set_etag(etag)
     resp.headers["Cache-Control"] = CACHE_CONTROL
@@ -80,11 +80,11 @@ _ABOUT = ("The picture of POST /v1/render as a link a forum or a chat can embed.
             query=RenderQuerySchema, conditional=True,
             answer=Content("image/svg+xml", {"type": "string"}, "The board as SVG, 400 px wide.", _HEADERS))
 def render_svg_url(data: dict):
-    return _picture(data, "svg", "image/svg+xml", _drawing)
+    return _picture(data, "svg", "image/svg+xml")
 
 
 @bp.declare("GET", "/render.png", "The board as PNG by URL", _ABOUT, query=RenderQuerySchema, conditional=True,
             answer=Content("image/png", {"type": "string", "format": "binary"}, "The board as PNG, `size` px wide.",
                            _HEADERS))
 def render_png_url(data: dict):
-    return _picture(data, "png", "image/png", lambda d: svg_to_png(_drawing(d), d["size"]))
+    return _picture(data, "png", "image/png")

@@ -17,13 +17,10 @@ JavaScript: no build step, no external asset, so it works offline.
 
 from __future__ import annotations
 
-from importlib import resources
-
-from flask import Response
 from werkzeug.exceptions import NotFound
 
-from checker.web import security
-from checker.web.endpoints import Blueprint, Content, revalidated
+from checker.web import assets, security
+from checker.web.endpoints import Blueprint, Content
 
 bp = Blueprint("playground", __name__)
 
@@ -41,20 +38,12 @@ dark; the playground; the permalink and error pages
 of :mod:`checker.web.pages`), each with its content type."""
 
 
-def _read(name: str) -> bytes:
-    return resources.files(__package__).joinpath("static", name).read_bytes()
-
-
-def _send(name: str, mimetype: str) -> Response:
-    return security.asset(revalidated(_read(name), mimetype))
-
-
 @bp.declare("GET", "/", "Playground", answer=Content(
     "text/html", {"type": "string"},
     "The playground: an HTML page that builds a turn on the board and checks it with this API."))
 def index():
     # the page loads nothing from elsewhere and runs only its own script file
-    return security.page(_send("index.html", "text/html; charset=utf-8"), embeddable=True)
+    return security.page(assets.send("index.html", "text/html; charset=utf-8"), embeddable=True)
 
 
 @bp.get(ASSET_PATH + "<name>")
@@ -62,4 +51,4 @@ def asset(name: str):
     mimetype = ASSETS.get(name)
     if mimetype is None:
         raise NotFound()
-    return _send(name, mimetype)
+    return assets.send(name, mimetype)

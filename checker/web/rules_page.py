@@ -15,12 +15,10 @@ It needs no script.
 from __future__ import annotations
 
 import functools
-from importlib import resources
 
 from checker.catalogue import REFERENCE_PATH
 from checker.reference import html_page
-
-from checker.web import security
+from checker.web import assets, security
 from checker.web.endpoints import Blueprint, Content, revalidated
 
 bp = Blueprint("rules", __name__)
@@ -45,5 +43,4 @@ def rules():
 
 @bp.get(STYLESHEET)
 def stylesheet():
-    css = resources.files(__package__).joinpath("static", "rules.css").read_bytes()
-    return security.asset(revalidated(css, "text/css; charset=utf-8"))
+    return assets.send("rules.css", "text/css; charset=utf-8")

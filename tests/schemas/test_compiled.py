@@ -9,7 +9,7 @@ from checker.generate import legal_turns
 from checker.legality import check, validate
 from checker.position import Position
 from checker.replay import replay
-from checker.tools.vectors import load
+from checker.tools.vectors import read_vectors
 from checker.notation import parse_hpn, parse_htn
 from schemas.compiled import dumper
 from schemas.turn import TurnForm
@@ -21,7 +21,7 @@ def _verdicts():
     """Verdicts of every kind: the vectors (legal and illegal, every capture kind and end of game)
     and a seeded random game."""
     out = []
-    for v in load()[::3]:
+    for v in read_vectors()[::3]:
         history = None if v["history"] is None else [parse_hpn(h) for h in v["history"]]
         out.append(check(parse_hpn(v["position"]), parse_htn(v["turn"]), history))
     return out

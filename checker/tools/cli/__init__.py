@@ -39,7 +39,6 @@ import os
 import sys
 from collections.abc import Sequence
 
-from checker.version import PACKAGE_VERSION, RULES_VERSION
 from checker.tools.cli import (
     check,
     conform,
@@ -63,6 +62,7 @@ from checker.tools.cli.common import (
     checklist,
     one_line,
 )
+from checker.version import PACKAGE_VERSION, RULES_VERSION
 
 __all__ = ["main", "build_parser", "BadInput", "MARKS", "checklist"]
 

@@ -15,7 +15,7 @@ from checker.notation import NotationError, position_to_hpn
 from checker.position import Position
 from checker.service.pipeline import loads
 from checker.service.problems import (
-    InconsistentPosition,
+    InconsistentRequest,
     RequestError,
     SchemaError,
     error_paths,
@@ -206,7 +206,7 @@ def wording(exc: RequestError, label: Labeller) -> str:
     if isinstance(exc, SchemaError):
         parts = [f"{label(path)}: {msg.rstrip('.')}" for path, msg in error_paths(exc.messages, exc.at)]
         return "; ".join(parts) or "the input does not match the schema"
-    if isinstance(exc, InconsistentPosition):
+    if isinstance(exc, InconsistentRequest):
         details = " ".join(f"[{p.rule}] {p.message}" for p in exc.problems)
         n = len(exc.problems)
         return (f"{label(exc.at)} is not a consistent position ({n} broken condition{'s' if n != 1 else ''}): "

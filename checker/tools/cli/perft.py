@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from checker.counting import perft_count
+from checker.position import MAX_HALF_MOVES
 from checker.service.pipeline import consistent, perft_request
 from checker.tools.cli.common import (
     EXIT_OK,
@@ -22,7 +23,7 @@ def add_to(sub) -> None:
                                     "ends the game ends its sequence; no history is carried). With --divide, "
                                     "each legal turn's count first. See docs/perft.md.")
     pf.add_argument("position", metavar="POSITION", help=POSITION_HELP)
-    pf.add_argument("--depth", metavar="N", type=int, required=True, help="the length of the sequences, 0-60")
+    pf.add_argument("--depth", metavar="N", type=int, required=True, help=f"the length of the sequences, 0-{MAX_HALF_MOVES}")
     pf.add_argument("--divide", action="store_true", help="also print every legal turn's count")
     pf.add_argument("--json", action="store_true", help="print the HTTP body (POST /v1/perft) as JSON")
     pf.set_defaults(run=run)

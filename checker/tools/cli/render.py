@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 
 from checker import board
-from checker.drawing.svg import render_svg
+from checker.drawing import draw
 from checker.legality import check
-from checker.service.pipeline import consistent, load
+from checker.service.pipeline import consistent, read
 from checker.tools.cli.common import (
     EXIT_OK,
     POSITION_HELP,
@@ -56,11 +56,11 @@ def run(args, reader: Reader) -> int:
     if args.turn is not None:
         body["turn"], roots["turn"] = turn_arg(args.turn, reader)
     with worded(labeller(roots)):
-        data = load(RenderRequestSchema(), body)   # the body of POST /v1/render; --highlight is read below
+        data = read(RenderRequestSchema(), body)   # the body of POST /v1/render; --highlight is read below
         position = consistent(data["position"], "position")
     turn = data.get("turn")
-    verdict = None if turn is None else check(position, turn, validate=False)
-    svg = render_svg(position, highlight=_highlight(args.highlight), verdict=verdict)
+    verdict = None if turn is None else check(position, turn, assume_consistent=True)
+    svg = draw(position, verdict, _highlight(args.highlight))
     if args.output == "-":
         sys.stdout.write(svg if svg.endswith("\n") else svg + "\n")
         return EXIT_OK

@@ -36,7 +36,7 @@ def add_to(sub) -> None:
 
 def run(args, reader: Reader) -> int:
     """Print the conformance vectors, or compare another implementation's answers with them."""
-    shipped = vec.load()
+    shipped = vec.read_vectors()
     if args.answers is None:
         lines = [json.dumps(vec.header(len(shipped)), ensure_ascii=False)]
         lines += [json.dumps(v, ensure_ascii=False) for v in shipped]
