@@ -11,7 +11,7 @@ TEST_LOCK := requirements-test.lock
 RUNTIME := $(VENV)/.runtime-installed
 TESTING := $(VENV)/.test-installed
 
-.PHONY: install test run clean vectors bench audit perft lock
+.PHONY: install lint test run clean vectors bench audit perft lock
 
 $(RUNTIME): $(LOCK) pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,7 +25,15 @@ $(TESTING): $(RUNTIME) $(TEST_LOCK)
 
 install: $(RUNTIME)
 
+# Lint and types first (ruff's linter and formatter check, mypy as configured in
+# pyproject.toml): any finding fails `make test` before a test runs.
+LINT := $(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . && $(VENV)/bin/mypy
+
+lint: $(TESTING)
+	$(LINT)
+
 test: $(TESTING)
+	$(LINT)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 clean:
@@ -37,11 +45,11 @@ SERVE := gunicorn --config gunicorn.conf.py
 run: $(RUNTIME)
 	$(VENV)/bin/$(SERVE)
 
-openapi.yaml: $(RUNTIME) $(wildcard schemas/*.py checker/web/*.py)
+openapi.yaml: $(RUNTIME) $(wildcard schemas/*.py checker/web/*.py checker/service/*.py)
 	$(VENV)/bin/hexodic-checker-openapi > $@
 
 # The rules reference, written from checker/catalogue.py and checker/reference.py.
-docs/rules.md: $(STAMP) checker/catalogue.py checker/reference.py
+docs/rules.md: $(RUNTIME) checker/catalogue.py checker/reference.py
 	$(PY) -m checker.reference > $@
 
 # Conformance vectors: hand-written ones plus generated regression vectors.

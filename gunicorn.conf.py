@@ -23,7 +23,7 @@ from checker.web import serving, settings
 
 try:
     _server = settings.server(cpus=serving.usable_cpus())
-    settings.from_env()   # the app's settings, checked before any worker starts
+    settings.from_env()  # the app's settings, checked before any worker starts
 except settings.SettingError as exc:
     sys.stderr.write(f"hexodic-checker: {exc}\n")
     sys.exit(2)
@@ -68,7 +68,7 @@ accesslog = None
 serving.log_requests_to(_server["access_log"])
 errorlog = "-"
 wsgi_app = "checker.web.wsgi:app"
-when_ready = serving.freeze_heap     # gc.freeze the preloaded app before the workers fork
-worker_exit = serving.thaw_heap      # and unfreeze as a worker exits, for a clean interpreter shutdown
+when_ready = serving.freeze_heap  # gc.freeze the preloaded app before the workers fork
+worker_exit = serving.thaw_heap  # and unfreeze as a worker exits, for a clean interpreter shutdown
 child_exit = serving.child_exit
 on_exit = serving.on_exit

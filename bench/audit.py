@@ -55,8 +55,11 @@ PAGES = {
     "/game": "game?" + urlencode({"turns": "c3 +d4;e5 +d4;e5 +d5"}),
 }
 LIGHTHOUSE_PAGES = ("/", "/docs")
-SETTLED = {"/docs": "#operations-default-post_v1_check",   # a page that renders after load: wait for this
-           "/": "body:not([data-busy]) #board-view g.cell", "/ after Check": "body:not([data-busy]) #board-view g.cell"}
+SETTLED = {
+    "/docs": "#operations-default-post_v1_check",  # a page that renders after load: wait for this
+    "/": "body:not([data-busy]) #board-view g.cell",
+    "/ after Check": "body:not([data-busy]) #board-view g.cell",
+}
 
 
 def _illegal_check(page) -> None:
@@ -68,7 +71,7 @@ def _illegal_check(page) -> None:
     page.wait_for_selector("body:not([data-busy])", state="attached")
 
 
-ACTIONS = {"/ after Check": _illegal_check}   # what is done on the page before it is measured
+ACTIONS = {"/ after Check": _illegal_check}  # what is done on the page before it is measured
 
 
 def _axe(page) -> tuple[int, int, int, str]:
@@ -91,8 +94,7 @@ def browser_rows(base: str) -> list[list[str]]:
             for name, path in PAGES.items():
                 for scheme in SCHEMES:
                     for width in WIDTHS:
-                        context = browser.new_context(viewport={"width": width, "height": 812},
-                                                      color_scheme=scheme)
+                        context = browser.new_context(viewport={"width": width, "height": 812}, color_scheme=scheme)
                         page = context.new_page()
                         page.set_default_timeout(15_000)
                         page.goto(base + path, wait_until="load")
@@ -100,11 +102,20 @@ def browser_rows(base: str) -> list[list[str]]:
                             page.wait_for_selector(SETTLED[name])
                         if name in ACTIONS:
                             ACTIONS[name](page)
-                        scroll, inner = page.evaluate(
-                            "[document.documentElement.scrollWidth, window.innerWidth]")
+                        scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
                         rules, nodes, total, ids = _axe(page)
-                        rows.append([name, scheme, str(width), f"{scroll}/{inner}",
-                                     "yes" if scroll > inner else "no", f"{rules} ({nodes} nodes)", str(total), ids])
+                        rows.append(
+                            [
+                                name,
+                                scheme,
+                                str(width),
+                                f"{scroll}/{inner}",
+                                "yes" if scroll > inner else "no",
+                                f"{rules} ({nodes} nodes)",
+                                str(total),
+                                ids,
+                            ]
+                        )
                         context.close()
         finally:
             browser.close()
@@ -119,12 +130,21 @@ def lighthouse(url: str) -> tuple[str, str, str] | str:
         return "npx is not on PATH"
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "report.json"
-        cmd = [npx, "--yes", "lighthouse", url, "--quiet", "--output=json", f"--output-path={out}",
-               "--only-categories=accessibility,performance",
-               "--chrome-flags=--headless --no-sandbox --disable-gpu"]
+        cmd = [
+            npx,
+            "--yes",
+            "lighthouse",
+            url,
+            "--quiet",
+            "--output=json",
+            f"--output-path={out}",
+            "--only-categories=accessibility,performance",
+            "--chrome-flags=--headless --no-sandbox --disable-gpu",
+        ]
         try:
-            done = subprocess.run(cmd, env=os.environ | {"CHROME_PATH": CHROME}, capture_output=True,
-                                  text=True, timeout=300)
+            done = subprocess.run(
+                cmd, env=os.environ | {"CHROME_PATH": CHROME}, capture_output=True, text=True, timeout=300
+            )
         except subprocess.TimeoutExpired:
             return "lighthouse did not finish within 300 s"
         if done.returncode != 0 or not out.exists():
@@ -132,8 +152,11 @@ def lighthouse(url: str) -> tuple[str, str, str] | str:
             return f"lighthouse is not available or failed ({done.returncode}): {last}"
         report = json.loads(out.read_text())
     cats, audits = report["categories"], report["audits"]
-    return (f"{round(cats['accessibility']['score'] * 100)}", f"{round(cats['performance']['score'] * 100)}",
-            audits["first-contentful-paint"]["displayValue"])
+    return (
+        f"{round(cats['accessibility']['score'] * 100)}",
+        f"{round(cats['performance']['score'] * 100)}",
+        audits["first-contentful-paint"]["displayValue"],
+    )
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:
@@ -145,8 +168,21 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
 def main() -> int:
     with running_gunicorn(GUNICORN_ACCESS_LOG="") as srv:
         print("Pages in headless Chromium (axe-core via axe-playwright-python, whole page):\n")
-        print(table(["page", "scheme", "width", "scrollWidth/innerWidth", "overflow",
-                     "axe serious+critical", "axe all", "violated rules"], browser_rows(srv.base)))
+        print(
+            table(
+                [
+                    "page",
+                    "scheme",
+                    "width",
+                    "scrollWidth/innerWidth",
+                    "overflow",
+                    "axe serious+critical",
+                    "axe all",
+                    "violated rules",
+                ],
+                browser_rows(srv.base),
+            )
+        )
         print("\nLighthouse, mobile preset:\n")
         rows, missing = [], None
         for name in LIGHTHOUSE_PAGES:

@@ -74,10 +74,10 @@ from checker.generate import legal_turns
 from checker.legality import check
 from checker.notation import parse_hpn, parse_htn, position_to_hpn, turn_to_htn
 from checker.position import Position
-from checker.web.endpoints import reply
 from checker.service.pipeline import batch_request, check_request, consistent, parse_json
-from schemas.requests import load_check_request
+from checker.web.endpoints import reply
 from schemas.position import HPN_CACHE_SIZE, cached_hpn
+from schemas.requests import load_check_request
 from schemas.responses import PositionOutSchema
 from schemas.turn import turn_to_json
 
@@ -86,7 +86,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/perft_bench.py
 
 import perft_bench  # noqa: E402  (the perft figures)
 
-HOST = "127.0.0.1"          # only loopback is ever contacted
+HOST = "127.0.0.1"  # only loopback is ever contacted
 
 # ------------------------------------------------------------- positions --
 # (name, HPN, a legal turn, an illegal turn).  Every position is consistent
@@ -96,58 +96,66 @@ POSITIONS = [
     # The start position: empty tier-0 board, A to move, both reserves full.
     # Legal: A's first Place off the centre and a raise. Illegal: the first
     # Place on d4 (opening restriction).
-    ("start",
-     "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0",
-     "c3 +d4", "d4 +c3"),
+    ("start", "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0", "c3 +d4", "d4 +c3"),
     # Early game: seeded random game 0 after 6 half-moves; 3 stones each, six
     # tier-1 cells, A to move with 4 in reserve. Illegal: a Place on c3, which
     # holds A's own stone.
-    ("early",
-     "100B0/00100/000A00B0/00100A00/100010/01A000/000B0 A 4:3:6:0:3:P:- 4:3:6:0:3:P:- 6",
-     "b3 +a3", "c3 +d4"),
+    ("early", "100B0/00100/000A00B0/00100A00/100010/01A000/000B0 A 4:3:6:0:3:P:- 4:3:6:0:3:P:- 6", "b3 +a3", "c3 +d4"),
     # Crowded midgame: seeded random game 4 after 22 half-moves; all 14 stones
     # on the board (both reserves empty), 12 tier-1 and 4 tier-2 cells, stones
     # on every tier, a2 Echo-Locked by B, A has captured once.  Legal: A's
     # Move capture b2xa1 (tier 2 onto B's tier-0 stone) and a raise of b1.
     # Illegal: a Move to d4, 2 steps from b2, and a Shape out of range.
-    ("crowded",
-     "0B2*0B0A/02A111A/1001B00/2A001101/0A0B01A11/0200B0B/00A01B A 0:3:6:1:11:P:- 0:2:5:0:10:PL:- 22",
-     "b2xa1 +b1", "b2-d4 +b1"),
+    (
+        "crowded",
+        "0B2*0B0A/02A111A/1001B00/2A001101/0A0B01A11/0200B0B/00A01B A 0:3:6:1:11:P:- 0:2:5:0:10:PL:- 22",
+        "b2xa1 +b1",
+        "b2-d4 +b1",
+    ),
     # Placing midgame with as many legal turns as the search found (3097;
     # bench/find_positions.py placing 2 60000): B to move at half-move 13 with
     # one stone in reserve; 24 cells to Place on, each with many Shapes, and
     # most of those with 7 Echoes: Echo-Locks of B's tier-2 stones b5, d5 and
     # e5, Echo-Captures of A's sealed tier-1 stones e6, e7, f6 and g7.
     # Illegal: a Place on B's own stone on d5 and a Shape of g7, out of range.
-    ("placing",
-     "0000B/00002B/011000/00102B0B0A/0002B1A1A/000A1A0B/000A1A B 0:3:6:0:7:P:- 1:3:6:0:6:P:- 13",
-     "c3 +d4", "d5 +g7"),
+    (
+        "placing",
+        "0000B/00002B/011000/00102B0B0A/0002B1A1A/000A1A0B/000A1A B 0:3:6:0:7:P:- 1:3:6:0:6:P:- 13",
+        "c3 +d4",
+        "d5 +g7",
+    ),
     # Endgame of Moves: seeded random game 0 after 49 half-moves; both reserves
     # empty, both lowering budgets spent, A's stone on f4 Echo-Locked, B has
     # captured 4 times.  Illegal: B's Move from tier-1 e4 onto A's stone on
     # tier-2 f4 (not strictly lower).
-    ("endgame",
-     "2100/001B01B/00A21A00/00A01B210/21A1B0B2B0/0A2A*110/101A1B B 0:2:0:0:19:PL:- 0:3:0:4:18:P:- 49",
-     "d4-d3 +f3", "e4xf4 +f3"),
+    (
+        "endgame",
+        "2100/001B01B/00A21A00/00A01B210/21A1B0B2B0/0A2A*110/101A1B B 0:2:0:0:19:PL:- 0:3:0:4:18:P:- 49",
+        "d4-d3 +f3",
+        "e4xf4 +f3",
+    ),
     # Capture cooldown: seeded random game 0 after 34 half-moves; A to move
     # with one stone in reserve and a cooldown on a4 (captured there). Legal:
     # a Place on d7, far from a4. Illegal: a Place on a3, 1 step from a4.
-    ("cooldown",
-     "21B00B/01001/00100A0/000A11B00/120B1A10/0A2A1B10/10A1B1B A 1:3:3:0:14:P:a4 0:3:2:2:13:P:- 34",
-     "d7 +f7", "a3 +a2"),
+    (
+        "cooldown",
+        "21B00B/01001/00100A0/000A11B00/120B1A10/0A2A1B10/10A1B1B A 1:3:3:0:14:P:a4 0:3:2:2:13:P:- 34",
+        "d7 +f7",
+        "a3 +a2",
+    ),
 ]
 CROWDED, PLACING = "crowded", "placing"
 
 # ------------------------------------------------------------- targets ---
-TARGET_CHECK_US = 150.0        # check on the crowded midgame
-TARGET_REQUEST_RATIO = 3.0     # request path / bare check
-TARGET_US_PER_TURN = 1.0       # enumeration, per legal turn
-TARGET_ENUM_MS = 5.0           # enumeration, every position
-TARGET_HTTP_SHARE = 0.80       # /v1/check throughput / /healthz throughput (wrk, keep-alive)
-TARGET_LEGAL_RATIO = 3.0       # legal-turns (3,097 turns, gzip accepted) latency / a check request's
+TARGET_CHECK_US = 150.0  # check on the crowded midgame
+TARGET_REQUEST_RATIO = 3.0  # request path / bare check
+TARGET_US_PER_TURN = 1.0  # enumeration, per legal turn
+TARGET_ENUM_MS = 5.0  # enumeration, every position
+TARGET_HTTP_SHARE = 0.80  # /v1/check throughput / /healthz throughput (wrk, keep-alive)
+TARGET_LEGAL_RATIO = 3.0  # legal-turns (3,097 turns, gzip accepted) latency / a check request's
 TARGET_LEGAL_GZIP_BYTES = 60_000
-TARGET_TAIL_RATIO = 2.5        # p99 / median of SEQUENTIAL legal-turns requests
-TARGET_BATCH_FORMS = 1.5       # per-item cost of a batch: worst valid input form / common form
+TARGET_TAIL_RATIO = 2.5  # p99 / median of SEQUENTIAL legal-turns requests
+TARGET_BATCH_FORMS = 1.5  # per-item cost of a batch: worst valid input form / common form
 SEQUENTIAL = 300
 BATCH_ITEMS = 200
 WRK_SECONDS, WRK_CONNECTIONS = 4, 16
@@ -169,6 +177,7 @@ def log(*args) -> None:
 
 
 # -------------------------------------------------------------- statistics --
+
 
 def percentile(sorted_values, q: float):
     """Nearest-rank percentile of an already sorted sequence."""
@@ -204,7 +213,7 @@ def time_blocks(ops: dict, series_time: float, min_runs: int = MIN_RUNS) -> dict
             warm += 1
         per_call[name] = (clock() - t0) / warm
     samples = {name: array("q") for name in ops}
-    for r in range(BLOCK_ROUNDS):
+    for _r in range(BLOCK_ROUNDS):
         for name, fn in ops.items():
             runs = int(min(MAX_RUNS, max(min_runs, series_time * 1e9 / max(per_call[name], 1))))
             block = -(-runs // BLOCK_ROUNDS)
@@ -218,6 +227,7 @@ def time_blocks(ops: dict, series_time: float, min_runs: int = MIN_RUNS) -> dict
 
 
 # ------------------------------------------------------------ in-process --
+
 
 def request_path(raw: bytes):
     """What POST /v1/check does between the WSGI body and the WSGI response,
@@ -248,17 +258,22 @@ def operations() -> list[dict]:
         for form, raw in bodies.items():
             answer = json.loads(request_path(raw).get_data())
             assert answer["legal"] is True and answer["outcome"] is not None, (name, form)
-        out.append({
-            "name": name, "hpn": hpn, "legal_htn": legal_htn, "illegal_htn": illegal_htn,
-            "count": len(legal_turns(pos)),
-            "ops": {
-                "check_legal": lambda pos=pos, t=legal: check(pos, t, assume_consistent=True),
-                "check_illegal": lambda pos=pos, t=illegal: check(pos, t, assume_consistent=True),
-                "request_hpn": lambda raw=bodies["hpn"]: request_path(raw),
-                "request_json": lambda raw=bodies["json"]: request_path(raw),
-                "enumerate": lambda pos=pos: legal_turns(pos),
-            },
-        })
+        out.append(
+            {
+                "name": name,
+                "hpn": hpn,
+                "legal_htn": legal_htn,
+                "illegal_htn": illegal_htn,
+                "count": len(legal_turns(pos)),
+                "ops": {
+                    "check_legal": lambda pos=pos, t=legal: check(pos, t, assume_consistent=True),
+                    "check_illegal": lambda pos=pos, t=illegal: check(pos, t, assume_consistent=True),
+                    "request_hpn": lambda raw=bodies["hpn"]: request_path(raw),
+                    "request_json": lambda raw=bodies["json"]: request_path(raw),
+                    "enumerate": lambda pos=pos: legal_turns(pos),
+                },
+            }
+        )
     return out
 
 
@@ -276,15 +291,17 @@ def stages(name: str) -> dict[tuple[str, str], object]:
         pos, turn = loaded["position"], loaded["turn"]
         verdict = check(pos, turn, None, assume_consistent=True)
         dumped = check_request.dump(verdict)
-        ops.update({
-            (form, "parse_json"): lambda raw=raw: parse_json(raw),
-            (form, "load_check_request"): lambda data=data: load_check_request(data),
-            # a Position keeps its problems() once found: each call judges a fresh copy
-            (form, "consistent (D-3), on a copy"): lambda pos=pos: consistent(pos.replace(), "position"),
-            (form, "check"): lambda pos=pos, turn=turn: check(pos, turn, None, assume_consistent=True),
-            (form, "VerdictSchema dump (compiled)"): lambda v=verdict: check_request.dump(v),
-            (form, "reply (orjson)"): lambda d=dumped: reply(d),
-        })
+        ops.update(
+            {
+                (form, "parse_json"): lambda raw=raw: parse_json(raw),
+                (form, "load_check_request"): lambda data=data: load_check_request(data),
+                # a Position keeps its problems() once found: each call judges a fresh copy
+                (form, "consistent (D-3), on a copy"): lambda pos=pos: consistent(pos.replace(), "position"),
+                (form, "check"): lambda pos=pos, turn=turn: check(pos, turn, None, assume_consistent=True),
+                (form, "VerdictSchema dump (compiled)"): lambda v=verdict: check_request.dump(v),
+                (form, "reply (orjson)"): lambda d=dumped: reply(d),
+            }
+        )
     return ops
 
 
@@ -304,8 +321,9 @@ def gc_tails() -> list[dict]:
     script = Path(__file__).resolve().parent / "gc_freeze.py"
     out = []
     for mode in ("thaw", "freeze", "thaw", "freeze"):
-        text = subprocess.run([sys.executable, str(script), mode], capture_output=True, text=True, check=True,
-                              cwd=ROOT, timeout=300).stdout
+        text = subprocess.run(
+            [sys.executable, str(script), mode], capture_output=True, text=True, check=True, cwd=ROOT, timeout=300
+        ).stdout
         out.append(json.loads(text))
     return out
 
@@ -347,15 +365,25 @@ def distinct_mix(series_time: float) -> dict:
             i = state["i"]
             state["i"] = (i + 1) % len(items)
             return fn(items[i])
+
         return call
 
     cached_hpn.cache_clear()
-    stats = time_blocks({"check": cycler(fresh, lambda pt: check(pt[0], pt[1], assume_consistent=True)),
-                         "request": cycler(bodies, request_path)}, series_time)
+    stats = time_blocks(
+        {
+            "check": cycler(fresh, lambda pt: check(pt[0], pt[1], assume_consistent=True)),
+            "request": cycler(bodies, request_path),
+        },
+        series_time,
+    )
     info = cached_hpn.cache_info()
-    return {"n": n, "check": stats["check"], "request": stats["request"],
-            "ratio": stats["request"].median_us / stats["check"].median_us,
-            "hit_rate": info.hits / max(1, info.hits + info.misses)}
+    return {
+        "n": n,
+        "check": stats["check"],
+        "request": stats["request"],
+        "ratio": stats["request"].median_us / stats["check"].median_us,
+        "hit_rate": info.hits / max(1, info.hits + info.misses),
+    }
 
 
 def _upper_cells(position: dict) -> dict:
@@ -368,9 +396,10 @@ def _upper_cells(position: dict) -> dict:
 
 
 def _upper_turn(turn: dict) -> dict:
-    return {key: None if step is None else {k: v.upper() if k in ("cell", "from", "to") else v
-                                             for k, v in step.items()}
-            for key, step in turn.items()}
+    return {
+        key: None if step is None else {k: v.upper() if k in ("cell", "from", "to") else v for k, v in step.items()}
+        for key, step in turn.items()
+    }
 
 
 def batch_forms(name: str = CROWDED) -> dict[str, bytes]:
@@ -389,8 +418,10 @@ def batch_forms(name: str = CROWDED) -> dict[str, bytes]:
         "JSON object, JSON turn": (obj, turn),
         "JSON object upper-case, JSON turn upper-case": (_upper_cells(obj), _upper_turn(turn)),
     }
-    return {label: json.dumps({"items": [{"position": p, "turn": t}] * BATCH_ITEMS}).encode()
-            for label, (p, t) in forms.items()}
+    return {
+        label: json.dumps({"items": [{"position": p, "turn": t}] * BATCH_ITEMS}).encode()
+        for label, (p, t) in forms.items()
+    }
 
 
 def batch_costs(series_time: float) -> dict[str, float]:
@@ -421,6 +452,7 @@ def in_process(series_time: float) -> list[dict]:
 
 # ---------------------------------------------------------------- HTTP ----
 
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((HOST, 0))
@@ -441,7 +473,7 @@ def client_main(conn, port: int) -> None:
     """A load-generator process: runs each phase it is sent, closed loop, one
     connection per request, and sends back (requests, errors, latencies in ns
     of the requests completed inside the measured window)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent stops us
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
     conn.send("ready")
     while True:
         msg = conn.recv()
@@ -474,13 +506,22 @@ class Server:
 
     def __init__(self):
         self.port = _free_port()
-        env = {k: v for k, v in os.environ.items()
-               if k != "WEB_CONCURRENCY" and not k.startswith(("HEXODIC_", "GUNICORN_"))}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k != "WEB_CONCURRENCY" and not k.startswith(("HEXODIC_", "GUNICORN_"))
+        }
         env.update(HOST=HOST, PORT=str(self.port))
         self.log = tempfile.TemporaryFile()
         gunicorn = Path(sys.executable).parent / "gunicorn"
-        self.proc = subprocess.Popen([str(gunicorn), "--config", "gunicorn.conf.py"], cwd=ROOT, env=env,
-                                     stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [str(gunicorn), "--config", "gunicorn.conf.py"],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
 
     def output(self) -> str:
         self.log.flush()
@@ -503,7 +544,7 @@ class Server:
             except OSError:
                 pass
             time.sleep(0.1)
-        time.sleep(0.5)     # let the forked workers finish booting
+        time.sleep(0.5)  # let the forked workers finish booting
         return len(re.findall(r"Booting worker with pid", self.output()))
 
     def stop(self) -> str:
@@ -519,8 +560,11 @@ class Server:
         self.log.close()
         marks = ("[ERROR]", "Traceback", "WORKER TIMEOUT")
         lines = [line for line in text.splitlines() if any(m in line for m in marks)]
-        state = f"stopped cleanly on SIGTERM (exit {self.proc.returncode})" if self.proc.returncode == 0 \
+        state = (
+            f"stopped cleanly on SIGTERM (exit {self.proc.returncode})"
+            if self.proc.returncode == 0
             else f"exit {self.proc.returncode}"
+        )
         first = f" (first: {lines[0].strip()[:160]})" if lines else ""
         return f"{state}; {len(lines)} error lines in its log{first}"
 
@@ -596,18 +640,21 @@ def http_bench(seconds: float, warmup: float, clients: int | None, rounds: int) 
         # sanity: each endpoint answers 200 with the expected content
         st, data = _one_request(server.port, "POST", "/v1/check", check_body, {"Content-Type": "application/json"})
         assert st == 200 and json.loads(data)["legal"] is True, (st, data[:300])
-        st, data = _one_request(server.port, "POST", "/v1/legal-turns", legal_body,
-                                {"Content-Type": "application/json"})
+        st, data = _one_request(
+            server.port, "POST", "/v1/legal-turns", legal_body, {"Content-Type": "application/json"}
+        )
         assert st == 200 and json.loads(data)["count"] > 1000, (st, data[:300])
         result["legal_turns_bytes"] = len(data)
         st, packed = _one_request(server.port, "POST", "/v1/legal-turns", legal_body, gzip_headers)
         assert st == 200 and json.loads(gzip.decompress(packed)) == json.loads(data)
         result["legal_turns_gzip_bytes"] = len(packed)
         htn_body = json.dumps({"position": positions[PLACING][0], "form": "htn"}).encode()
-        result["legal_turns_htn_bytes"] = len(_one_request(server.port, "POST", "/v1/legal-turns", htn_body,
-                                                           json_headers)[1])
-        result["legal_turns_htn_gzip_bytes"] = len(_one_request(server.port, "POST", "/v1/legal-turns", htn_body,
-                                                                gzip_headers)[1])
+        result["legal_turns_htn_bytes"] = len(
+            _one_request(server.port, "POST", "/v1/legal-turns", htn_body, json_headers)[1]
+        )
+        result["legal_turns_htn_gzip_bytes"] = len(
+            _one_request(server.port, "POST", "/v1/legal-turns", htn_body, gzip_headers)[1]
+        )
         n_clients = clients or max(1, workers)
         result["clients"] = n_clients
         log(f"http: gunicorn on {HOST}:{server.port} with {workers} workers; {n_clients} client processes")
@@ -639,13 +686,20 @@ def http_bench(seconds: float, warmup: float, clients: int | None, rounds: int) 
                     totals[label][0] += n
                     totals[label][1] += e
                     totals[label][2].frombytes(raw)
-        for label, method, path, body, headers in endpoints:
+        for label, _method, path, _body, _headers in endpoints:
             count, errors, latencies = totals[label]
             s = sorted(latencies)
-            result["endpoints"].append({
-                "label": label, "path": path, "requests": count, "errors": errors,
-                "rps": count / seconds, "median_ms": percentile(s, 50) / 1e6, "p99_ms": percentile(s, 99) / 1e6,
-            })
+            result["endpoints"].append(
+                {
+                    "label": label,
+                    "path": path,
+                    "requests": count,
+                    "errors": errors,
+                    "rps": count / seconds,
+                    "median_ms": percentile(s, 50) / 1e6,
+                    "p99_ms": percentile(s, 99) / 1e6,
+                }
+            )
         log(f"http: {SEQUENTIAL} sequential legal-turns requests (gzip accepted), one client")
         result["sequential"] = sequential(server.port, legal_body, gzip_headers)
         log(f"http: wrk, {WRK_CONNECTIONS} keep-alive connections: /v1/check and /healthz, {rounds} rounds")
@@ -653,7 +707,7 @@ def http_bench(seconds: float, warmup: float, clients: int | None, rounds: int) 
     finally:
         for pipe in pipes:
             try:
-                pipe.send(None)         # a client between phases stops; one mid-phase is terminated below
+                pipe.send(None)  # a client between phases stops; one mid-phase is terminated below
             except OSError:
                 pass
         for p in procs:
@@ -668,6 +722,7 @@ def http_bench(seconds: float, warmup: float, clients: int | None, rounds: int) 
 
 # -------------------------------------------------------------- report ----
 
+
 def mark(ok: bool) -> str:
     return "PASS" if ok else "MISS"
 
@@ -681,98 +736,201 @@ def table(headers: list[str], rows: list[list[str]], align: str) -> str:
     return "\n".join([line(headers), "  ".join("-" * w for w in widths), *(line(r) for r in rows)])
 
 
-def report(rows: list[dict], parts: dict, http: dict | None, started: float, args, load_before: str,
-           perft_rows: list[dict] | None = None, batch: dict[str, float] | None = None,
-           mix: dict | None = None, tails: list[dict] | None = None) -> None:
+def report(
+    rows: list[dict],
+    parts: dict,
+    http: dict | None,
+    started: float,
+    args,
+    load_before: str,
+    perft_rows: list[dict] | None = None,
+    batch: dict[str, float] | None = None,
+    mix: dict | None = None,
+    tails: list[dict] | None = None,
+) -> None:
     out = []
     cpus = os.cpu_count()
     affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
     out.append("Hexodic checker benchmark")
-    out.append(f"date     {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC')}")
-    out.append(f"machine  nproc {affinity} (cpu_count {cpus}), {platform.machine()}, {platform.system()} "
-               f"{platform.release()}")
+    out.append(f"date     {datetime.datetime.now(datetime.UTC).strftime('%Y-%m-%d %H:%M:%S UTC')}")
+    out.append(
+        f"machine  nproc {affinity} (cpu_count {cpus}), {platform.machine()}, {platform.system()} {platform.release()}"
+    )
     out.append(f"python   {platform.python_implementation()} {platform.python_version()}")
-    out.append(f"load     1/5/15-min load average {load_before} at start, {_loadavg()} at the end "
-               f"(other work on the machine inflates p99s and lowers req/s)")
+    out.append(
+        f"load     1/5/15-min load average {load_before} at start, {_loadavg()} at the end "
+        f"(other work on the machine inflates p99s and lowers req/s)"
+    )
     out.append("")
-    out.append("1. In-process, µs (median / p99 of N one-call samples; check is check(..., assume_consistent=True), "
-               "the call the service makes)")
+    out.append(
+        "1. In-process, µs (median / p99 of N one-call samples; check is check(..., assume_consistent=True), "
+        "the call the service makes)"
+    )
     t1 = []
     for r in rows:
         cl, ci, rh, rj = r["check_legal"], r["check_illegal"], r["request_hpn"], r["request_json"]
-        t1.append([r["name"], f"{cl.median_us:.1f} / {cl.p99_us:.1f}", f"{ci.median_us:.1f} / {ci.p99_us:.1f}",
-                   f"{rh.median_us:.1f} / {rh.p99_us:.1f}", f"{rj.median_us:.1f} / {rj.p99_us:.1f}",
-                   f"{r['ratio_hpn']:.2f}x", f"{r['ratio_json']:.2f}x", f"{min(cl.n, ci.n, rh.n, rj.n)}"])
-    out.append(table(["position", "check legal", "check illegal", "request HPN", "request JSON",
-                      "req/chk HPN", "req/chk JSON", "N >="], t1, "lrrrrrrr"))
-    out.append("   turns: " + "; ".join(f"{r['name']}: {r['legal_htn']} (legal), {r['illegal_htn']} (illegal)"
-                                         for r in rows))
+        t1.append(
+            [
+                r["name"],
+                f"{cl.median_us:.1f} / {cl.p99_us:.1f}",
+                f"{ci.median_us:.1f} / {ci.p99_us:.1f}",
+                f"{rh.median_us:.1f} / {rh.p99_us:.1f}",
+                f"{rj.median_us:.1f} / {rj.p99_us:.1f}",
+                f"{r['ratio_hpn']:.2f}x",
+                f"{r['ratio_json']:.2f}x",
+                f"{min(cl.n, ci.n, rh.n, rj.n)}",
+            ]
+        )
+    out.append(
+        table(
+            [
+                "position",
+                "check legal",
+                "check illegal",
+                "request HPN",
+                "request JSON",
+                "req/chk HPN",
+                "req/chk JSON",
+                "N >=",
+            ],
+            t1,
+            "lrrrrrrr",
+        )
+    )
+    out.append(
+        "   turns: " + "; ".join(f"{r['name']}: {r['legal_htn']} (legal), {r['illegal_htn']} (illegal)" for r in rows)
+    )
     out.append("")
     out.append(f"   Request path of POST /v1/check cut into stages ({CROWDED} midgame, legal turn), median µs")
     stages = list(parts["hpn"])
-    t5 = [[stage, f"{parts['hpn'][stage].median_us:.1f}", f"{parts['json'][stage].median_us:.1f}"]
-          for stage in stages]
-    t5.append(["sum", f"{sum(parts['hpn'][k].median_us for k in stages):.1f}",
-               f"{sum(parts['json'][k].median_us for k in stages):.1f}"])
+    t5 = [[stage, f"{parts['hpn'][stage].median_us:.1f}", f"{parts['json'][stage].median_us:.1f}"] for stage in stages]
+    t5.append(
+        [
+            "sum",
+            f"{sum(parts['hpn'][k].median_us for k in stages):.1f}",
+            f"{sum(parts['json'][k].median_us for k in stages):.1f}",
+        ]
+    )
     out.append(table(["stage", "HPN", "JSON object"], t5, "lrr"))
     out.append("")
     out.append("   Legal-turn enumeration (checker.generate.legal_turns)")
-    t2 = [[r["name"], str(r["count"]), f"{r['enumerate'].median_us:.0f}", f"{r['enumerate'].p99_us:.0f}",
-           f"{r['us_per_turn']:.3f}", str(r["enumerate"].n)] for r in rows]
+    t2 = [
+        [
+            r["name"],
+            str(r["count"]),
+            f"{r['enumerate'].median_us:.0f}",
+            f"{r['enumerate'].p99_us:.0f}",
+            f"{r['us_per_turn']:.3f}",
+            str(r["enumerate"].n),
+        ]
+        for r in rows
+    ]
     out.append(table(["position", "turns", "median µs", "p99 µs", "µs/turn", "N"], t2, "lrrrrr"))
     out.append("")
     if mix:
-        out.append(f"   A mix of {mix['n']} distinct positions, each call the next (more than the HPN cache's "
-                   f"{HPN_CACHE_SIZE}: HPN cache hits {mix['hit_rate'] * 100:.0f}%): check "
-                   f"{mix['check'].median_us:.1f} / {mix['check'].p99_us:.1f} µs, request HPN "
-                   f"{mix['request'].median_us:.1f} / {mix['request'].p99_us:.1f} µs, req/chk {mix['ratio']:.2f}x "
-                   "(the table above repeats each position, as a player trying turns does: cache hits)")
+        out.append(
+            f"   A mix of {mix['n']} distinct positions, each call the next (more than the HPN cache's "
+            f"{HPN_CACHE_SIZE}: HPN cache hits {mix['hit_rate'] * 100:.0f}%): check "
+            f"{mix['check'].median_us:.1f} / {mix['check'].p99_us:.1f} µs, request HPN "
+            f"{mix['request'].median_us:.1f} / {mix['request'].p99_us:.1f} µs, req/chk {mix['ratio']:.2f}x "
+            "(the table above repeats each position, as a player trying turns does: cache hits)"
+        )
         out.append("")
     if tails:
-        out.append("   The collector's pauses over 300 sequential legal-turns requests (placing, gzip; Flask's test "
-                   "client; bench/gc_freeze.py, each run a fresh interpreter)")
-        out.append(table(["heap", "objects tracked", "frozen", "full collections", "longest ms", "median ms",
-                          "p99 ms", "p99/median"],
-                         [[t["mode"], str(t["tracked"]), str(t["frozen"]), str(t["full_collections"]),
-                           f"{t['longest_full_ms']:.2f}", f"{t['median_ms']:.2f}", f"{t['p99_ms']:.2f}",
-                           f"{t['p99_ms'] / t['median_ms']:.2f}"] for t in tails], "lrrrrrrr"))
+        out.append(
+            "   The collector's pauses over 300 sequential legal-turns requests (placing, gzip; Flask's test "
+            "client; bench/gc_freeze.py, each run a fresh interpreter)"
+        )
+        out.append(
+            table(
+                [
+                    "heap",
+                    "objects tracked",
+                    "frozen",
+                    "full collections",
+                    "longest ms",
+                    "median ms",
+                    "p99 ms",
+                    "p99/median",
+                ],
+                [
+                    [
+                        t["mode"],
+                        str(t["tracked"]),
+                        str(t["frozen"]),
+                        str(t["full_collections"]),
+                        f"{t['longest_full_ms']:.2f}",
+                        f"{t['median_ms']:.2f}",
+                        f"{t['p99_ms']:.2f}",
+                        f"{t['p99_ms'] / t['median_ms']:.2f}",
+                    ]
+                    for t in tails
+                ],
+                "lrrrrrrr",
+            )
+        )
         out.append("")
     if batch:
         common = next(iter(batch.values()))
-        out.append(f"   POST /v1/check/batch, {BATCH_ITEMS} items of the {CROWDED} midgame's legal turn, by input form "
-                   "(the pipeline, JSON text to answer), median µs per item")
-        out.append(table(["input form", "µs/item", "/ common"],
-                         [[label, f"{us:.1f}", f"{us / common:.2f}x"] for label, us in batch.items()], "lrr"))
+        out.append(
+            f"   POST /v1/check/batch, {BATCH_ITEMS} items of the {CROWDED} midgame's legal turn, by input form "
+            "(the pipeline, JSON text to answer), median µs per item"
+        )
+        out.append(
+            table(
+                ["input form", "µs/item", "/ common"],
+                [[label, f"{us:.1f}", f"{us / common:.2f}x"] for label, us in batch.items()],
+                "lrr",
+            )
+        )
         out.append("")
     if perft_rows:  # bench/perft_bench.py
         out += perft_bench.lines(perft_rows) + [""]
     ep = {}
     if http is not None:
-        out.append(f"2. HTTP on {HOST} (gunicorn --config gunicorn.conf.py, {http.get('workers', '?')} workers; "
-                   f"{http.get('clients', '?')} client processes, one connection per request; "
-                   f"{args.seconds:g} s each in {args.rounds} interleaved rounds, each after a "
-                   f"{args.warmup:g} s warm-up)")
+        out.append(
+            f"2. HTTP on {HOST} (gunicorn --config gunicorn.conf.py, {http.get('workers', '?')} workers; "
+            f"{http.get('clients', '?')} client processes, one connection per request; "
+            f"{args.seconds:g} s each in {args.rounds} interleaved rounds, each after a "
+            f"{args.warmup:g} s warm-up)"
+        )
         t3 = []
         for e in http["endpoints"]:
             ep[e["path"]] = e
-            t3.append([e["label"], str(e["requests"]), str(e["errors"]), f"{e['rps']:.0f}",
-                       f"{e['median_ms']:.2f}", f"{e['p99_ms']:.2f}"])
+            t3.append(
+                [
+                    e["label"],
+                    str(e["requests"]),
+                    str(e["errors"]),
+                    f"{e['rps']:.0f}",
+                    f"{e['median_ms']:.2f}",
+                    f"{e['p99_ms']:.2f}",
+                ]
+            )
         out.append(table(["endpoint", "requests", "errors", "req/s", "median ms", "p99 ms"], t3, "lrrrrr"))
         if "legal_turns_bytes" in http:
-            out.append(f"   /v1/legal-turns answer for the placing midgame, bytes: objects {http['legal_turns_bytes']}, "
-                       f"gzip {http['legal_turns_gzip_bytes']}; form htn {http['legal_turns_htn_bytes']}, "
-                       f"gzip {http['legal_turns_htn_gzip_bytes']}")
+            out.append(
+                f"   /v1/legal-turns answer for the placing midgame, bytes: objects {http['legal_turns_bytes']}, "
+                f"gzip {http['legal_turns_gzip_bytes']}; form htn {http['legal_turns_htn_bytes']}, "
+                f"gzip {http['legal_turns_htn_gzip_bytes']}"
+            )
         if "/v1/check" in ep and "/healthz" in ep and ep["/healthz"]["rps"]:
-            out.append(f"   /v1/check throughput / /healthz throughput (these clients, a connection per request): "
-                       f"{ep['/v1/check']['rps'] / ep['/healthz']['rps']:.2f}")
+            out.append(
+                f"   /v1/check throughput / /healthz throughput (these clients, a connection per request): "
+                f"{ep['/v1/check']['rps'] / ep['/healthz']['rps']:.2f}"
+            )
         if http.get("sequential"):
             sq = http["sequential"]
-            out.append(f"   {sq['n']} sequential /v1/legal-turns requests (placing, gzip), one client: median "
-                       f"{sq['median_ms']:.2f} ms, p99 {sq['p99_ms']:.2f} ms")
+            out.append(
+                f"   {sq['n']} sequential /v1/legal-turns requests (placing, gzip), one client: median "
+                f"{sq['median_ms']:.2f} ms, p99 {sq['p99_ms']:.2f} ms"
+            )
         if http.get("wrk"):
             w = http["wrk"]
-            out.append(f"   wrk (1 thread, {WRK_CONNECTIONS} keep-alive connections, {WRK_SECONDS} s x {args.rounds}): "
-                       f"/v1/check {w['/v1/check']:.0f} req/s, /healthz {w['/healthz']:.0f} req/s")
+            out.append(
+                f"   wrk (1 thread, {WRK_CONNECTIONS} keep-alive connections, {WRK_SECONDS} s x {args.rounds}): "
+                f"/v1/check {w['/v1/check']:.0f} req/s, /healthz {w['/healthz']:.0f} req/s"
+            )
         out.append(f"   gunicorn {http.get('stop', '?')}")
         out.append("")
 
@@ -781,54 +939,98 @@ def report(rows: list[dict], parts: dict, http: dict | None, started: float, arg
     cr = by[CROWDED]
     t4 = []
     worst_check = max(cr["check_legal"].median_us, cr["check_illegal"].median_us)
-    t4.append(["check < 150 µs (crowded midgame, legal and illegal, median)",
-               f"{cr['check_legal'].median_us:.1f} / {cr['check_illegal'].median_us:.1f} µs",
-               mark(worst_check < TARGET_CHECK_US)])
+    t4.append(
+        [
+            "check < 150 µs (crowded midgame, legal and illegal, median)",
+            f"{cr['check_legal'].median_us:.1f} / {cr['check_illegal'].median_us:.1f} µs",
+            mark(worst_check < TARGET_CHECK_US),
+        ]
+    )
     ratio_cr = max(cr["ratio_hpn"], cr["ratio_json"])
-    t4.append(["request path < 3x bare check (crowded midgame, HPN / JSON)",
-               f"{cr['ratio_hpn']:.2f}x / {cr['ratio_json']:.2f}x", mark(ratio_cr < TARGET_REQUEST_RATIO)])
+    t4.append(
+        [
+            "request path < 3x bare check (crowded midgame, HPN / JSON)",
+            f"{cr['ratio_hpn']:.2f}x / {cr['ratio_json']:.2f}x",
+            mark(ratio_cr < TARGET_REQUEST_RATIO),
+        ]
+    )
     worst_ratio = max(rows, key=lambda r: max(r["ratio_hpn"], r["ratio_json"]))
     wr = max(worst_ratio["ratio_hpn"], worst_ratio["ratio_json"])
-    t4.append(["request path < 3x bare check (every position, worst)", f"{wr:.2f}x ({worst_ratio['name']})",
-               mark(wr < TARGET_REQUEST_RATIO)])
+    t4.append(
+        [
+            "request path < 3x bare check (every position, worst)",
+            f"{wr:.2f}x ({worst_ratio['name']})",
+            mark(wr < TARGET_REQUEST_RATIO),
+        ]
+    )
     if mix:
-        t4.append([f"request path < 3x bare check ({mix['n']} distinct positions, no HPN cache hit)",
-                   f"{mix['ratio']:.2f}x", mark(mix["ratio"] < TARGET_REQUEST_RATIO)])
+        t4.append(
+            [
+                f"request path < 3x bare check ({mix['n']} distinct positions, no HPN cache hit)",
+                f"{mix['ratio']:.2f}x",
+                mark(mix["ratio"] < TARGET_REQUEST_RATIO),
+            ]
+        )
     worst_turn = max((r for r in rows if r["count"]), key=lambda r: r["us_per_turn"])
-    t4.append(["enumeration < 1 µs per legal turn (every position, worst)",
-               f"{worst_turn['us_per_turn']:.3f} µs ({worst_turn['name']})",
-               mark(worst_turn["us_per_turn"] < TARGET_US_PER_TURN)])
+    t4.append(
+        [
+            "enumeration < 1 µs per legal turn (every position, worst)",
+            f"{worst_turn['us_per_turn']:.3f} µs ({worst_turn['name']})",
+            mark(worst_turn["us_per_turn"] < TARGET_US_PER_TURN),
+        ]
+    )
     worst_enum = max(rows, key=lambda r: r["enumerate"].median_us)
-    t4.append(["enumeration < 5 ms (every position, worst median)",
-               f"{worst_enum['enumerate'].median_us / 1000:.2f} ms ({worst_enum['name']}, "
-               f"{worst_enum['count']} turns)", mark(worst_enum["enumerate"].median_us / 1000 < TARGET_ENUM_MS)])
+    t4.append(
+        [
+            "enumeration < 5 ms (every position, worst median)",
+            f"{worst_enum['enumerate'].median_us / 1000:.2f} ms ({worst_enum['name']}, {worst_enum['count']} turns)",
+            mark(worst_enum["enumerate"].median_us / 1000 < TARGET_ENUM_MS),
+        ]
+    )
     if batch:
         common = next(iter(batch.values()))
         worst_label = max(batch, key=batch.get)
         worst = batch[worst_label] / common
-        t4.append([f"batch per item, worst valid input form / common < {TARGET_BATCH_FORMS}x",
-                   f"{worst:.2f}x ({worst_label}: {batch[worst_label]:.1f} µs)", mark(worst < TARGET_BATCH_FORMS)])
+        t4.append(
+            [
+                f"batch per item, worst valid input form / common < {TARGET_BATCH_FORMS}x",
+                f"{worst:.2f}x ({worst_label}: {batch[worst_label]:.1f} µs)",
+                mark(worst < TARGET_BATCH_FORMS),
+            ]
+        )
+
     def target(label: str, measured: tuple[str, bool] | None, missing: str = "not measured") -> None:
         """A target's row: its figure and PASS/MISS, or MISS when it was not measured."""
         t4.append([label, measured[0], mark(measured[1])] if measured else [label, missing, "MISS"])
 
     legal_ep, check_ep = ep.get("/v1/legal-turns"), ep.get("/v1/check")
     ratio = legal_ep["median_ms"] / check_ep["median_ms"] if legal_ep and check_ep else None
-    target(f"legal-turns (3,097, gzip) latency / a check request's < {TARGET_LEGAL_RATIO:g}x",
-           ratio and (f"{ratio:.2f}x ({legal_ep['median_ms']:.2f} / {check_ep['median_ms']:.2f} ms)",
-                      ratio < TARGET_LEGAL_RATIO))
+    target(
+        f"legal-turns (3,097, gzip) latency / a check request's < {TARGET_LEGAL_RATIO:g}x",
+        ratio
+        and (
+            f"{ratio:.2f}x ({legal_ep['median_ms']:.2f} / {check_ep['median_ms']:.2f} ms)",
+            ratio < TARGET_LEGAL_RATIO,
+        ),
+    )
     packed = (http or {}).get("legal_turns_gzip_bytes")
-    target(f"legal-turns bytes on the wire, gzip accepted < {TARGET_LEGAL_GZIP_BYTES:,}",
-           packed and (f"{packed:,}", packed < TARGET_LEGAL_GZIP_BYTES))
+    target(
+        f"legal-turns bytes on the wire, gzip accepted < {TARGET_LEGAL_GZIP_BYTES:,}",
+        packed and (f"{packed:,}", packed < TARGET_LEGAL_GZIP_BYTES),
+    )
     sq = (http or {}).get("sequential")
     tail = sq and sq["p99_ms"] / sq["median_ms"]
-    target(f"p99 / median, {SEQUENTIAL} sequential legal-turns requests < {TARGET_TAIL_RATIO:g}",
-           sq and (f"{tail:.2f} ({sq['p99_ms']:.2f} / {sq['median_ms']:.2f} ms)", tail < TARGET_TAIL_RATIO))
+    target(
+        f"p99 / median, {SEQUENTIAL} sequential legal-turns requests < {TARGET_TAIL_RATIO:g}",
+        sq and (f"{tail:.2f} ({sq['p99_ms']:.2f} / {sq['median_ms']:.2f} ms)", tail < TARGET_TAIL_RATIO),
+    )
     w = (http or {}).get("wrk")
     share = w and w["/v1/check"] / w["/healthz"]
-    target(f"/v1/check throughput / /healthz (wrk) >= {TARGET_HTTP_SHARE:g}",
-           w and (f"{share:.2f} ({w['/v1/check']:.0f} / {w['/healthz']:.0f} req/s)", share >= TARGET_HTTP_SHARE),
-           "not measured (wrk not installed: apt-get install wrk)" if http else "not measured")
+    target(
+        f"/v1/check throughput / /healthz (wrk) >= {TARGET_HTTP_SHARE:g}",
+        w and (f"{share:.2f} ({w['/v1/check']:.0f} / {w['/healthz']:.0f} req/s)", share >= TARGET_HTTP_SHARE),
+        "not measured (wrk not installed: apt-get install wrk)" if http else "not measured",
+    )
     out.append(table(["target", "figure", ""], t4, "lrl"))
     out.append("")
     out.append(f"total time {time.monotonic() - started:.0f} s")
@@ -854,11 +1056,11 @@ def main(argv=None) -> int:
     ap.add_argument("--series-time", type=float, default=0.4, help="in-process time per operation and position (s)")
     ap.add_argument("--rounds", type=int, default=2, help="HTTP rounds, endpoints interleaved (default 2)")
     ap.add_argument("--no-http", action="store_true", help="skip the HTTP part")
-    ap.add_argument("--no-clients", action="store_true",
-                    help="skip the worker-class comparison (bench/clients.py: sync vs gevent)")
+    ap.add_argument(
+        "--no-clients", action="store_true", help="skip the worker-class comparison (bench/clients.py: sync vs gevent)"
+    )
     args = ap.parse_args(argv)
-    if not (0 < args.seconds <= 60 and 0 <= args.warmup <= 10 and 0 < args.series_time <= 5
-            and 1 <= args.rounds <= 10):
+    if not (0 < args.seconds <= 60 and 0 <= args.warmup <= 10 and 0 < args.series_time <= 5 and 1 <= args.rounds <= 10):
         ap.error("--seconds must be in (0, 60], --warmup in [0, 10], --series-time in (0, 5], --rounds in 1..10")
     signal.signal(signal.SIGTERM, _sigterm)
     started = time.monotonic()
@@ -876,6 +1078,7 @@ def main(argv=None) -> int:
     if not (args.no_http or args.no_clients):
         # Issue 13: the cost and the gain of the gevent worker class beside the old sync one.
         import clients  # bench/clients.py, beside this file (on sys.path above)
+
         print("\n" + clients.bench_section(), flush=True)
     return 0
 

@@ -67,7 +67,7 @@ LEGAL_BODY = json.dumps({"position": PLACING}).encode()
 BATCH_BODY = json.dumps({"items": [{"position": PLACING, "turn": "c3 +d4"}] * 1000}).encode()
 JSON = {"Content-Type": "application/json"}
 
-CLASSES = {                      # worker class -> extra gunicorn arguments
+CLASSES = {  # worker class -> extra gunicorn arguments
     "sync": ["-k", "sync"],
     "gthread": ["-k", "gthread", "--threads", "8"],
     "gevent": ["-k", "gevent"],
@@ -79,6 +79,7 @@ def log(*args) -> None:
 
 
 # ------------------------------------------------------------- the server --
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -106,8 +107,14 @@ def serve(worker_class: str, workers: int = WORKERS, env: dict | None = None):
     clean.update(HOST=HOST, PORT=str(port), WEB_CONCURRENCY=str(workers), **(env or {}))
     gunicorn = Path(sys.executable).parent / "gunicorn"
     out = tempfile.TemporaryFile()
-    proc = subprocess.Popen([str(gunicorn), "--config", "gunicorn.conf.py", *CLASSES[worker_class]],
-                            cwd=ROOT, env=clean, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [str(gunicorn), "--config", "gunicorn.conf.py", *CLASSES[worker_class]],
+        cwd=ROOT,
+        env=clean,
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT
         while True:
@@ -140,6 +147,7 @@ def log_text(out) -> str:
 
 
 # -------------------------------------------------------------- attackers --
+
 
 class SlowSockets:
     """``n`` raw connections that each send ``head`` and then one byte of
@@ -188,7 +196,7 @@ class SlowSockets:
                 if s in self.closed_at or self.sent[s] >= len(self.drip):
                     continue
                 try:
-                    s.send(self.drip[self.sent[s]:self.sent[s] + 1])
+                    s.send(self.drip[self.sent[s] : self.sent[s] + 1])
                     self.sent[s] += 1
                 except OSError:
                     self.closed_at[s] = time.monotonic()
@@ -200,8 +208,14 @@ class SlowSockets:
             raw = self.answers.get(s, b"")
             if raw:
                 line = raw.split(b"\r\n", 1)[0].decode("latin-1")
-                ctype = next((h.split(b":", 1)[1].strip().decode("latin-1") for h in raw.split(b"\r\n")
-                              if h.lower().startswith(b"content-type:")), "no type")
+                ctype = next(
+                    (
+                        h.split(b":", 1)[1].strip().decode("latin-1")
+                        for h in raw.split(b"\r\n")
+                        if h.lower().startswith(b"content-type:")
+                    ),
+                    "no type",
+                )
                 key = f"{line.split(' ', 1)[1] if ' ' in line else line} ({ctype})"
             elif s in self.closed_at:
                 key = "closed without an answer"
@@ -218,8 +232,9 @@ class SlowSockets:
 
 
 def _request_head(path: str, length: int) -> bytes:
-    return (f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {length}\r\n\r\n").encode()
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
+    ).encode()
 
 
 def idle(port: int, n: int = 300) -> SlowSockets:
@@ -278,8 +293,9 @@ class Loaders:
         self.counts = ctx.Queue()
         stop_at = time.monotonic() + seconds
         self._totals = None
-        self.procs = [ctx.Process(target=_loop, args=(port, path, body, stop_at, self.counts), daemon=True)
-                      for path, body in jobs]
+        self.procs = [
+            ctx.Process(target=_loop, args=(port, path, body, stop_at, self.counts), daemon=True) for path, body in jobs
+        ]
         for p in self.procs:
             p.start()
 
@@ -293,7 +309,7 @@ class Loaders:
             for _ in self.procs:
                 try:
                     path, ok, bad = self.counts.get(timeout=40)
-                except Exception:       # a process that did not report
+                except Exception:  # a process that did not report
                     continue
                 t = self._totals.setdefault(path, [0, 0])
                 t[0] += ok
@@ -312,6 +328,7 @@ class Loaders:
 
 
 # ----------------------------------------------------------------- probes --
+
 
 @contextlib.contextmanager
 def ticking(attackers):
@@ -343,9 +360,10 @@ def probe(port: int, seconds: float) -> dict:
         i += 1
         a = time.monotonic()
         try:
-            status, _ = _get(port, "GET" if path == "/healthz" else "POST", path,
-                             None if path == "/healthz" else CHECK_BODY)
-            results[path].append(time.monotonic() - a if status == 200 else None)   # a timeout per socket
+            status, _ = _get(
+                port, "GET" if path == "/healthz" else "POST", path, None if path == "/healthz" else CHECK_BODY
+            )
+            results[path].append(time.monotonic() - a if status == 200 else None)  # a timeout per socket
             # operation, so an answer may come later than PROBE_TIMEOUT in all: _share counts it as missed
         except (OSError, http.client.HTTPException):
             results[path].append(None)
@@ -404,9 +422,11 @@ def upload(port: int, rate: int = 1024, size: int = 256 * 1024 - 64, limit: floa
 
 # -------------------------------------------------------------- scenarios --
 
+
 def _expensive(port, batches, legal, seconds):
-    return Loaders(port, [("/v1/check/batch", BATCH_BODY)] * batches + [("/v1/legal-turns", LEGAL_BODY)] * legal,
-                   seconds)
+    return Loaders(
+        port, [("/v1/check/batch", BATCH_BODY)] * batches + [("/v1/legal-turns", LEGAL_BODY)] * legal, seconds
+    )
 
 
 SCENARIOS = {
@@ -446,8 +466,14 @@ def run_scenario(port: int, name: str, seconds: float) -> dict:
     finally:
         for att in attackers:
             att.close()
-    return {"scenario": name, "healthz": _share(results["/healthz"]), "check": _share(results["/v1/check"]),
-            "ok": all(t is not None and t <= PROBE_TIMEOUT for r in results.values() for t in r), "rate": rate, "attack": attack}
+    return {
+        "scenario": name,
+        "healthz": _share(results["/healthz"]),
+        "check": _share(results["/v1/check"]),
+        "ok": all(t is not None and t <= PROBE_TIMEOUT for r in results.values() for t in r),
+        "rate": rate,
+        "attack": attack,
+    }
 
 
 def _recover(port: int, limit: float = 40.0) -> float:
@@ -469,8 +495,17 @@ def compare(classes: list[str], scenarios: list[str], seconds: float, with_uploa
         with serve(cls) as (port, out):
             alone = check_rate(port, 2.0)
             log(f"clients: {cls}: /v1/check alone {alone:.0f} req/s (one client)")
-            rows.append({"class": cls, "scenario": "alone", "rate": alone, "ok": True,
-                         "healthz": "", "check": "", "attack": "one closed-loop /v1/check client"})
+            rows.append(
+                {
+                    "class": cls,
+                    "scenario": "alone",
+                    "rate": alone,
+                    "ok": True,
+                    "healthz": "",
+                    "check": "",
+                    "attack": "one closed-loop /v1/check client",
+                }
+            )
             for name in scenarios:
                 log(f"clients: {cls}: {name}")
                 row = run_scenario(port, name, seconds)
@@ -479,19 +514,39 @@ def compare(classes: list[str], scenarios: list[str], seconds: float, with_uploa
                 rows.append(row)
             if with_upload:
                 log(f"clients: {cls}: upload (256 KiB at 1 KiB/s)")
-                rows.append({"class": cls, "scenario": "upload", "ok": None, "rate": None, "healthz": "",
-                             "check": "", "attack": upload(port)})
+                rows.append(
+                    {
+                        "class": cls,
+                        "scenario": "upload",
+                        "ok": None,
+                        "rate": None,
+                        "healthz": "",
+                        "check": "",
+                        "attack": upload(port),
+                    }
+                )
                 _recover(port)
             text = log_text(out)
-            rows.append({"class": cls, "scenario": "log", "ok": None, "rate": None, "healthz": "", "check": "",
-                         "attack": f"{text.count('WORKER TIMEOUT')} worker timeouts, "
-                                   f"{text.count('SIGKILL')} SIGKILLs, {text.count('Traceback')} tracebacks"})
+            rows.append(
+                {
+                    "class": cls,
+                    "scenario": "log",
+                    "ok": None,
+                    "rate": None,
+                    "healthz": "",
+                    "check": "",
+                    "attack": f"{text.count('WORKER TIMEOUT')} worker timeouts, "
+                    f"{text.count('SIGKILL')} SIGKILLs, {text.count('Traceback')} tracebacks",
+                }
+            )
     return rows
 
 
 def report(rows: list[dict]) -> str:
-    out = [f"Slow and expensive clients: gunicorn --config gunicorn.conf.py, {WORKERS} workers, the worker class "
-           f"as given; probes of /healthz and /v1/check every {PROBE_EVERY:g} s, each within {PROBE_TIMEOUT:g} s"]
+    out = [
+        f"Slow and expensive clients: gunicorn --config gunicorn.conf.py, {WORKERS} workers, the worker class "
+        f"as given; probes of /healthz and /v1/check every {PROBE_EVERY:g} s, each within {PROBE_TIMEOUT:g} s"
+    ]
     for r in rows:
         parts = [f"{r['class']:8} {r['scenario']:10}"]
         if r["healthz"]:
@@ -533,11 +588,13 @@ def bench_section(seconds: float = 6.0) -> str:
     classes = ["sync", "gevent"]
     rates = throughput(classes, 1.5 * seconds)
     rows = compare(classes, ["target", "mixed"], seconds, with_upload=False)
-    out = [f"4. Worker classes: sync (before issue 13) and gevent (gunicorn.conf.py), {WORKERS} workers each",
-           f"   /v1/check throughput, {WORKERS} closed-loop client processes, one connection per request: "
-           + ", ".join(f"{cls} {rate:.0f} req/s" for cls, rate in rates.items())
-           + (f" (gevent / sync {rates['gevent'] / rates['sync']:.2f})" if rates.get("sync") else ""),
-           "   " + report(rows).replace("\n", "\n   ")]
+    out = [
+        f"4. Worker classes: sync (before issue 13) and gevent (gunicorn.conf.py), {WORKERS} workers each",
+        f"   /v1/check throughput, {WORKERS} closed-loop client processes, one connection per request: "
+        + ", ".join(f"{cls} {rate:.0f} req/s" for cls, rate in rates.items())
+        + (f" (gevent / sync {rates['gevent'] / rates['sync']:.2f})" if rates.get("sync") else ""),
+        "   " + report(rows).replace("\n", "\n   "),
+    ]
     return "\n".join(out)
 
 

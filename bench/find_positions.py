@@ -73,8 +73,10 @@ def _placing(tiers: list[int], stones: list, h: int = 13) -> Position | None:
     if total > turns_a + turns_b or max(tiers) > 2:
         return None
     raises_a = min(turns_a, total)
-    players = {"A": PlayerState(reserve=7 - stones.count("A"), raises=raises_a, placed=True),
-               "B": PlayerState(reserve=7 - stones.count("B"), raises=total - raises_a, placed=True)}
+    players = {
+        "A": PlayerState(reserve=7 - stones.count("A"), raises=raises_a, placed=True),
+        "B": PlayerState(reserve=7 - stones.count("B"), raises=total - raises_a, placed=True),
+    }
     pos = Position(tiers, stones, [False] * board.CELL_COUNT, "B", h, players)
     if pos.problems() or pos.mover.reserve < 1 or game_over_reason(pos) is not None:
         return None

@@ -56,10 +56,15 @@ def measure(freeze: bool) -> dict:
     finally:
         gc.callbacks.remove(timed)
     latencies.sort()
-    return {"mode": "freeze" if freeze else "thaw", "tracked": len(gc.get_objects()), "frozen": gc.get_freeze_count(),
-            "full_collections": len(pauses[2]), "longest_full_ms": max(pauses[2], default=0) / 1e6,
-            "median_ms": latencies[len(latencies) // 2] / 1e6,
-            "p99_ms": latencies[max(0, -(-99 * len(latencies) // 100) - 1)] / 1e6}
+    return {
+        "mode": "freeze" if freeze else "thaw",
+        "tracked": len(gc.get_objects()),
+        "frozen": gc.get_freeze_count(),
+        "full_collections": len(pauses[2]),
+        "longest_full_ms": max(pauses[2], default=0) / 1e6,
+        "median_ms": latencies[len(latencies) // 2] / 1e6,
+        "p99_ms": latencies[max(0, -(-99 * len(latencies) // 100) - 1)] / 1e6,
+    }
 
 
 if __name__ == "__main__":

@@ -41,8 +41,10 @@ def measure(depth3: tuple[str, ...] = ("start",)) -> list[dict]:
 
 def lines(rows: list[dict]) -> list[str]:
     """The section of the report: a line per count, and depth 2 over the table."""
-    out = ["   Perft (checker.perft over the table of docs/perft.md; one timed count each)",
-           f"{'position':<16} {'depth':>5} {'nodes':>13} {'seconds':>8} {'nodes/s':>11}"]
+    out = [
+        "   Perft (checker.perft over the table of docs/perft.md; one timed count each)",
+        f"{'position':<16} {'depth':>5} {'nodes':>13} {'seconds':>8} {'nodes/s':>11}",
+    ]
     for r in rows:
         nps = r["nodes"] / r["seconds"] if r["seconds"] else float("nan")
         out.append(f"{r['name']:<16} {r['depth']:>5} {r['nodes']:>13,} {r['seconds']:>8.2f} {nps:>11,.0f}")

@@ -22,16 +22,18 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from checker.legality import check  # noqa: E402
-from checker.notation import START_HPN, parse_hpn, parse_htn  # noqa: E402
 from checker.drawing.png import RASTERISER, svg_to_png  # noqa: E402
 from checker.drawing.svg import render_svg  # noqa: E402
+from checker.legality import check  # noqa: E402
+from checker.notation import START_HPN, parse_hpn, parse_htn  # noqa: E402
 from checker.web import create_app  # noqa: E402
 
 # A crowded midgame (seeded random game 4 after 22 half-moves, as in bench.py):
 # all 14 stones on the board; A's Move capture b2xa1 and a raise of b1 is legal.
-CROWDED = ("0B2*0B0A/02A111A/1001B00/2A001101/0A0B01A11/0200B0B/00A01B A 0:3:6:1:11:P:- 0:2:5:0:10:PL:- 22",
-           "b2xa1 +b1")
+CROWDED = (
+    "0B2*0B0A/02A111A/1001B00/2A001101/0A0B01A11/0200B0B/00A01B A 0:3:6:1:11:P:- 0:2:5:0:10:PL:- 22",
+    "b2xa1 +b1",
+)
 
 WIDTHS = (200, 400, 800, 1600)
 
@@ -51,8 +53,10 @@ def timed(fn, seconds: float = 0.6, at_least: int = 5) -> tuple[float, float]:
 
 def rows():
     client = create_app({"TESTING": True}).test_client()
-    for name, hpn, turn_text in (("start, d4 +c3 (illegal)", START_HPN, "d4 +c3"),
-                                 ("crowded midgame, legal Move", *CROWDED)):
+    for name, hpn, turn_text in (
+        ("start, d4 +c3 (illegal)", START_HPN, "d4 +c3"),
+        ("crowded midgame, legal Move", *CROWDED),
+    ):
         position, turn = parse_hpn(hpn), parse_htn(turn_text)
         yield name, "check", timed(lambda: check(position, turn)), None
         verdict = check(position, turn)
@@ -67,8 +71,12 @@ def rows():
         etag = first.headers["ETag"]
         again = client.get(url, headers={"If-None-Match": etag})
         assert again.status_code == 304
-        yield name, "GET /v1/render.png, If-None-Match: 304", \
-            timed(lambda: client.get(url, headers={"If-None-Match": etag})), 0
+        yield (
+            name,
+            "GET /v1/render.png, If-None-Match: 304",
+            timed(lambda: client.get(url, headers={"If-None-Match": etag})),
+            0,
+        )
 
 
 def main() -> int:

@@ -24,8 +24,10 @@ def wsgi_ops(name: str) -> dict:
     _, hpn, legal_htn, _ = next(p for p in POSITIONS if p[0] == name)
     body = json.dumps({"position": hpn, "turn": legal_htn})
     assert client.post("/v1/check", data=body, content_type="application/json").status_code == 200
-    return {"wsgi_check": lambda: client.post("/v1/check", data=body, content_type="application/json"),
-            "wsgi_healthz": lambda: client.get("/healthz")}
+    return {
+        "wsgi_check": lambda: client.post("/v1/check", data=body, content_type="application/json"),
+        "wsgi_healthz": lambda: client.get("/healthz"),
+    }
 
 
 if __name__ == "__main__":

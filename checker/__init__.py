@@ -43,5 +43,15 @@ from checker.position import Position
 from checker.replay import replay
 from checker.version import RULES_VERSION
 
-__all__ = ["RULES_VERSION", "Position", "check", "legal_turns", "parse_hpn", "parse_htn", "perft",
-           "position_to_hpn", "replay", "validate"]
+__all__ = [
+    "RULES_VERSION",
+    "Position",
+    "check",
+    "legal_turns",
+    "parse_hpn",
+    "parse_htn",
+    "perft",
+    "position_to_hpn",
+    "replay",
+    "validate",
+]

@@ -27,12 +27,26 @@ Everything here is computed once, at import.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 __all__ = [
-    "Cell", "CELLS", "CELL_COUNT", "NAMES", "ROWS", "CENTRE", "NEIGHBOURS",
-    "SLOTS", "EDGE_SLOTS", "STEPS", "WITHIN_2", "ROW_CELLS",
-    "name", "parse_cell", "is_cell_name", "steps", "names",
+    "Cell",
+    "CELLS",
+    "CELL_COUNT",
+    "NAMES",
+    "ROWS",
+    "CENTRE",
+    "NEIGHBOURS",
+    "SLOTS",
+    "EDGE_SLOTS",
+    "STEPS",
+    "WITHIN_2",
+    "ROW_CELLS",
+    "name",
+    "parse_cell",
+    "is_cell_name",
+    "steps",
+    "names",
     "CellError",
 ]
 
@@ -42,9 +56,7 @@ Cell = int
 ROWS = "abcdefg"
 SIDE = 4
 
-_COORDS: list[tuple[int, int]] = [
-    (r, c) for r in range(1, 8) for c in range(1, 8) if abs(r - c) <= SIDE - 1
-]
+_COORDS: list[tuple[int, int]] = [(r, c) for r in range(1, 8) for c in range(1, 8) if abs(r - c) <= SIDE - 1]
 CELL_COUNT = len(_COORDS)
 CELLS: tuple[Cell, ...] = tuple(range(CELL_COUNT))
 NAMES: tuple[str, ...] = tuple(f"{ROWS[r - 1]}{c}" for r, c in _COORDS)
@@ -64,9 +76,7 @@ SLOTS: tuple[tuple[Cell | None, ...], ...] = tuple(
 )
 """For each cell, its six neighbouring slots: a cell, or ``None`` for edge."""
 
-NEIGHBOURS: tuple[tuple[Cell, ...], ...] = tuple(
-    tuple(sorted(s for s in slots if s is not None)) for slots in SLOTS
-)
+NEIGHBOURS: tuple[tuple[Cell, ...], ...] = tuple(tuple(sorted(s for s in slots if s is not None)) for slots in SLOTS)
 """For each cell, its neighbouring cells in board order."""
 
 EDGE_SLOTS: tuple[int, ...] = tuple(sum(s is None for s in slots) for slots in SLOTS)
@@ -79,14 +89,10 @@ def _steps(a: Cell, b: Cell) -> int:
     return max(abs(di), abs(dj), abs(di - dj))
 
 
-STEPS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_steps(a, b) for b in CELLS) for a in CELLS
-)
+STEPS: tuple[tuple[int, ...], ...] = tuple(tuple(_steps(a, b) for b in CELLS) for a in CELLS)
 """``STEPS[a][b]`` is the hex distance between cells a and b."""
 
-WITHIN_2: tuple[tuple[Cell, ...], ...] = tuple(
-    tuple(b for b in CELLS if STEPS[a][b] <= 2) for a in CELLS
-)
+WITHIN_2: tuple[tuple[Cell, ...], ...] = tuple(tuple(b for b in CELLS if STEPS[a][b] <= 2) for a in CELLS)
 """For each cell, the cells at most 2 steps away (itself included), board order."""
 
 

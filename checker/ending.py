@@ -15,9 +15,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Iterable, Sequence
 
 from checker import board
 from checker.board import NEIGHBOURS, Cell
@@ -25,8 +25,17 @@ from checker.catalogue import LINKS, end_entry
 from checker.position import MAX_HALF_MOVES, Position, other
 from checker.projects import has_legal_project
 
-__all__ = ["EndReason", "TiebreakFigures", "GameResult", "network_group", "game_over_reason", "tiebreak_figures",
-           "describe_game_over", "game_status", "end_of_game"]
+__all__ = [
+    "EndReason",
+    "TiebreakFigures",
+    "GameResult",
+    "network_group",
+    "game_over_reason",
+    "tiebreak_figures",
+    "describe_game_over",
+    "game_status",
+    "end_of_game",
+]
 
 N = board.name
 
@@ -34,6 +43,7 @@ N = board.name
 class EndReason(StrEnum):
     """How a game ended (RULES §8).  A ``StrEnum``: equal to, and written as,
     its string."""
+
     TAKEOVER = "takeover"
     NETWORK = "network"
     STRANGLE = "strangle"
@@ -62,10 +72,10 @@ class TiebreakFigures:
 @dataclass(frozen=True, slots=True)
 class GameResult:
     over: bool
-    result: str | None        # "A", "B", "draw" or None
+    result: str | None  # "A", "B", "draw" or None
     reason: EndReason | None
     message: str
-    repetition: str           # "evaluated" or "not_evaluated"
+    repetition: str  # "evaluated" or "not_evaluated"
     tiebreak: dict[str, TiebreakFigures] | None = None
     more: str | None = None
 
@@ -76,6 +86,7 @@ class GameResult:
 
 
 # ------------------------------------------------------------- facts ------
+
 
 def network_group(stones: Sequence[str | None], tiers: Sequence[int], who: str) -> list[Cell]:
     """The largest connected group of ``who``'s stones on tier-2 cells (cells
@@ -120,16 +131,20 @@ def tiebreak_figures(pos: Position, who: str) -> TiebreakFigures:
     stones, tiers, locked = pos.stones, pos.tiers, pos.locked
     mine = [c for c in board.CELLS if stones[c] == who]
     ps = pos.player(who)
-    return TiebreakFigures(sum(1 for c in mine if tiers[c] == 2 and not locked[c]),
-                           sum(tiers[c] for c in mine), ps.captures, ps.raises)
+    return TiebreakFigures(
+        sum(1 for c in mine if tiers[c] == 2 and not locked[c]), sum(tiers[c] for c in mine), ps.captures, ps.raises
+    )
 
 
 # ------------------------------------------------------------- words ------
 
-_TIEBREAK_WORDS = ("stones on unlocked tier-2 cells", "sum of tiers under their stones",
-                   "captures", "raises")
-_TIEBREAK_WINS = ("more stones on unlocked tier-2 cells", "the higher sum of tiers under their stones",
-                  "more captures", "more raises")
+_TIEBREAK_WORDS = ("stones on unlocked tier-2 cells", "sum of tiers under their stones", "captures", "raises")
+_TIEBREAK_WINS = (
+    "more stones on unlocked tier-2 cells",
+    "the higher sum of tiers under their stones",
+    "more captures",
+    "more raises",
+)
 
 
 _CAP = f"The half-move cap is reached ({MAX_HALF_MOVES} half-moves)"
@@ -179,8 +194,10 @@ def describe_game_over(pos: Position, reason: EndReason) -> str:
     if reason == STRANGLE:
         return f"{_no_project_text(pos)} (Strangle)"
     _, decision, _ = _tiebreak(pos)
-    return (f"all {MAX_HALF_MOVES} half-moves have been played (half-move cap), so {_UNLESS}, the tiebreak "
-            f"decides it: {decision.rstrip('.')}")
+    return (
+        f"all {MAX_HALF_MOVES} half-moves have been played (half-move cap), so {_UNLESS}, the tiebreak "
+        f"decides it: {decision.rstrip('.')}"
+    )
 
 
 def _earlier(index: int, history: Sequence[Position]) -> str:
@@ -193,9 +210,15 @@ def _earlier(index: int, history: Sequence[Position]) -> str:
 
 # ------------------------------------------------------------ results ------
 
+
 def _goes_on(pos: Position, rep: str, note: str = "") -> GameResult:
-    return GameResult(False, None, None, f"The game goes on: {pos.to_move} is to move "
-                      f"({pos.half_moves} of {MAX_HALF_MOVES} half-moves played).{note}", rep)
+    return GameResult(
+        False,
+        None,
+        None,
+        f"The game goes on: {pos.to_move} is to move ({pos.half_moves} of {MAX_HALF_MOVES} half-moves played).{note}",
+        rep,
+    )
 
 
 def game_status(pos: Position, history_given: bool = True) -> GameResult:
@@ -207,16 +230,22 @@ def game_status(pos: Position, history_given: bool = True) -> GameResult:
         return _goes_on(pos, rep)
     if reason == TIEBREAK:
         result, decision, figs = _tiebreak(pos)
-        return GameResult(True, result, reason, f"{_CAP}: {_UNLESS}, the tiebreak decides: {decision}", rep, figs,
-                          LINKS["game-end"])
+        return GameResult(
+            True, result, reason, f"{_CAP}: {_UNLESS}, the tiebreak decides: {decision}", rep, figs, LINKS["game-end"]
+        )
     # Takeover: whoever has 6 captures; Network and Strangle: the player who just moved
     result = _takeover_winner(pos) if reason == TAKEOVER else other(pos.to_move)
-    return GameResult(True, result, reason, f"The game is over: {describe_game_over(pos, reason)}. {result} wins.",
-                      rep, more=LINKS[reason])
+    return GameResult(
+        True,
+        result,
+        reason,
+        f"The game is over: {describe_game_over(pos, reason)}. {result} wins.",
+        rep,
+        more=LINKS[reason],
+    )
 
 
-def end_of_game(before: Position, after: Position, skipped: bool,
-                history: Iterable[Position] | None) -> GameResult:
+def end_of_game(before: Position, after: Position, skipped: bool, history: Iterable[Position] | None) -> GameResult:
     """The end-of-game checks after a turn from ``before`` to ``after``, in
     the order of RULES §8 (D-11).  ``history`` is the game's earlier positions
     (not including ``before``); ``None`` means repetition and threefold
@@ -229,37 +258,67 @@ def end_of_game(before: Position, after: Position, skipped: bool,
 
     captures = after.player(me).captures
     if captures >= 6:
-        return GameResult(True, me, TAKEOVER, f"{me} wins by Takeover: {_captured_text(me, captures)} (6 or more).",
-                          rep, more=LINKS["takeover"])
+        return GameResult(
+            True,
+            me,
+            TAKEOVER,
+            f"{me} wins by Takeover: {_captured_text(me, captures)} (6 or more).",
+            rep,
+            more=LINKS["takeover"],
+        )
     group = network_group(after.stones, after.tiers, me)
     if len(group) >= 5:
-        return GameResult(True, me, NETWORK,
-                          f"{me} wins by Network: {len(group)} of {me}'s stones {_group_text(group)}.",
-                          rep, more=LINKS["network"])
+        return GameResult(
+            True,
+            me,
+            NETWORK,
+            f"{me} wins by Network: {len(group)} of {me}'s stones {_group_text(group)}.",
+            rep,
+            more=LINKS["network"],
+        )
     if not has_legal_project(after):
-        return GameResult(True, me, STRANGLE,
-                          f"{me} wins by Strangle: {enemy} begins their turn with no legal Project "
-                          f"({_no_project_text(after)}).", rep, more=LINKS["strangle"])
+        return GameResult(
+            True,
+            me,
+            STRANGLE,
+            f"{me} wins by Strangle: {enemy} begins their turn with no legal Project ({_no_project_text(after)}).",
+            rep,
+            more=LINKS["strangle"],
+        )
     if evaluated:
         key = after.key()
         earlier = [p.key() for p in history] + [before.key()]
         seen = [i for i, k in enumerate(earlier) if k == key]
         if seen and not skipped:
-            return GameResult(True, enemy, REPETITION,
-                              f"{me} loses by repetition: the turn recreates an earlier position of the game, "
-                              f"{_earlier(seen[0], history)}. "
-                              f"{enemy} wins.", rep, more=LINKS["game-end"])
+            return GameResult(
+                True,
+                enemy,
+                REPETITION,
+                f"{me} loses by repetition: the turn recreates an earlier position of the game, "
+                f"{_earlier(seen[0], history)}. "
+                f"{enemy} wins.",
+                rep,
+                more=LINKS["game-end"],
+            )
         if len(seen) + 1 >= 3:
-            return GameResult(True, "draw", THREEFOLD,
-                              f"Draw by threefold repetition: this position, with {enemy} to move, has now "
-                              f"occurred {len(seen) + 1} times: {', '.join(_earlier(i, history) for i in seen)} "
-                              "and now.", rep, more=LINKS["game-end"])
+            return GameResult(
+                True,
+                "draw",
+                THREEFOLD,
+                f"Draw by threefold repetition: this position, with {enemy} to move, has now "
+                f"occurred {len(seen) + 1} times: {', '.join(_earlier(i, history) for i in seen)} "
+                "and now.",
+                rep,
+                more=LINKS["game-end"],
+            )
     if after.half_moves >= MAX_HALF_MOVES:
         result, decision, figs = _tiebreak(after)
         if evaluated:
             text = f"{_CAP} and the tiebreak decides: {decision}"
         else:
-            text = (f"{_CAP}: unless the turn recreated an earlier position (repetition and threefold were not "
-                    f"evaluated: the request has no history), the tiebreak decides: {decision}")
+            text = (
+                f"{_CAP}: unless the turn recreated an earlier position (repetition and threefold were not "
+                f"evaluated: the request has no history), the tiebreak decides: {decision}"
+            )
         return GameResult(True, result, TIEBREAK, text, rep, figs, LINKS["game-end"])
     return _goes_on(after, rep, note)

@@ -24,7 +24,7 @@ mandatory) are shared with :mod:`checker.legality`, so the two agree.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from checker import board
 from checker.board import NEIGHBOURS, WITHIN_2, Cell
@@ -43,8 +43,7 @@ CAPTURES = tuple(Echo(CAPTURE, c) for c in board.CELLS)
 LOCKS = tuple(Echo(LOCK, c) for c in board.CELLS)
 
 
-def legal_shapes(tiers: Sequence[int], locked: Sequence[bool], landing: Cell,
-                 lowers_left: int) -> list[Shape]:
+def legal_shapes(tiers: Sequence[int], locked: Sequence[bool], landing: Cell, lowers_left: int) -> list[Shape]:
     """Every legal Shape around ``landing`` on the given board, in the
     documented order (cell by cell, raise before lower)."""
     out = []
@@ -74,9 +73,13 @@ def echo_capture_cells(stones: Sequence[str | None], mover: str) -> list[Cell]:
     ``.contact``).  The tier (``echo-capture.tier``: 1 or 2) is judged on the
     board after the Shape."""
     enemy = other(mover)
-    return [c for c in board.CELLS if stones[c] == enemy
-            and all(stones[n] is not None for n in NEIGHBOURS[c])
-            and any(stones[n] == mover for n in NEIGHBOURS[c])]
+    return [
+        c
+        for c in board.CELLS
+        if stones[c] == enemy
+        and all(stones[n] is not None for n in NEIGHBOURS[c])
+        and any(stones[n] == mover for n in NEIGHBOURS[c])
+    ]
 
 
 def echo_lock_cells(stones: Sequence[str | None], locked: Sequence[bool], mover: str) -> list[Cell]:
@@ -109,8 +112,11 @@ def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list
         # these counts without rescanning the board (_captures_after_place, _captures_after_move).
         # Kept apart from echo_capture_cells for speed; they must give what it gives on the board
         # after the Project (tests/test_pseudo_legal.py compares every turn with check()).
-        enemies = [(c, sum(base[n] is None for n in NEIGHBOURS[c]), sum(base[n] == me for n in NEIGHBOURS[c]))
-                   for c in board.CELLS if base[c] == enemy]
+        enemies = [
+            (c, sum(base[n] is None for n in NEIGHBOURS[c]), sum(base[n] == me for n in NEIGHBOURS[c]))
+            for c in board.CELLS
+            if base[c] == enemy
+        ]
         own_unlocked = echo_lock_cells(base, locked, me) if can_lock else []
     for p in projects:
         cap_cells: list[Cell] = []
@@ -130,8 +136,7 @@ def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list
             if can_echo:
                 cap_cells = _captures_after_move(enemies, src, landing, base[landing] is None)
                 if can_lock:
-                    lock_cells = sorted([c for c in own_unlocked if c != src]
-                                        + ([] if locked[landing] else [landing]))
+                    lock_cells = sorted([c for c in own_unlocked if c != src] + ([] if locked[landing] else [landing]))
         else:  # the cooldown skip: no Shape, the board as it stands
             landing = None
             if can_echo:
@@ -156,6 +161,7 @@ def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list
 # (cell, empty neighbours, neighbouring mover's stones): sealed (no empty neighbour) and in contact.
 # They must give what echo_capture_cells gives on the board after the Project.
 
+
 def _captures_after_place(enemies: list[tuple[Cell, int, int]], landing: Cell) -> list[Cell]:
     near = NEIGHBOURS[landing]
     out = []
@@ -167,8 +173,9 @@ def _captures_after_place(enemies: list[tuple[Cell, int, int]], landing: Cell) -
     return out
 
 
-def _captures_after_move(enemies: list[tuple[Cell, int, int]], src: Cell, landing: Cell,
-                         dst_was_empty: bool) -> list[Cell]:
+def _captures_after_move(
+    enemies: list[tuple[Cell, int, int]], src: Cell, landing: Cell, dst_was_empty: bool
+) -> list[Cell]:
     near_src, near_dst = NEIGHBOURS[src], NEIGHBOURS[landing]
     out = []
     for c, empty, mine in enemies:
@@ -185,8 +192,9 @@ def _captures_after_move(enemies: list[tuple[Cell, int, int]], src: Cell, landin
     return out
 
 
-def _add_echoes(out: list[Turn], p, s: Shape | None, tiers: Sequence[int], cap_cells: list[Cell],
-                lock_cells: list[Cell]) -> None:
+def _add_echoes(
+    out: list[Turn], p, s: Shape | None, tiers: Sequence[int], cap_cells: list[Cell], lock_cells: list[Cell]
+) -> None:
     """The turns of Project ``p`` and Shape ``s`` with each Echo: the targets' tier on the board after
     the Shape (echo-capture.tier 1 or 2, echo-lock.tier 2), judged cell by cell for speed as
     legality's echo checks judge it."""

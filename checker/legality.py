@@ -20,9 +20,10 @@ are judged on the board as it then stands.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 from checker import board
 from checker.board import CENTRE, NEIGHBOURS, STEPS, Cell
@@ -45,12 +46,25 @@ from checker.projects import place_cells, skip_applies
 from checker.turn import CAPTURE, RAISE, Move, Place, Shape, Skip, Turn
 from checker.wording import and_list, plural
 
-__all__ = ["Status", "PASSED", "FAILED", "NOT_APPLICABLE", "Check", "compose", "Verdict", "InconsistentPosition", "check",
-           "consistency_checks", "Validation", "validate"]
+__all__ = [
+    "Status",
+    "PASSED",
+    "FAILED",
+    "NOT_APPLICABLE",
+    "Check",
+    "compose",
+    "Verdict",
+    "InconsistentPosition",
+    "check",
+    "consistency_checks",
+    "Validation",
+    "validate",
+]
 
 
 class Status(StrEnum):
     """A check's status.  A ``StrEnum``: equal to, and written as, its string."""
+
     PASSED = "passed"
     FAILED = "failed"
     NOT_APPLICABLE = "not_applicable"
@@ -113,7 +127,7 @@ class Verdict:
     or "Illegal: " before it.  ``declared`` is the turn judged."""
 
     legal: bool
-    turn: str              # the turn in canonical HTN
+    turn: str  # the turn in canonical HTN
     mover: str
     explanation: str
     checks: tuple[Check, ...]
@@ -165,12 +179,14 @@ class _Judge:
         self.shaped: Shape | None = None  # this turn's Shape, once it has changed a tier
         self.checks: list[Check] = []
 
-    def add(self, rule: str, step: str, ok: bool | None, shows: str, cells: Iterable[Cell] = (),
-            requires: str = "") -> None:
+    def add(
+        self, rule: str, step: str, ok: bool | None, shows: str, cells: Iterable[Cell] = (), requires: str = ""
+    ) -> None:
         """Record a check: ``shows`` what the board shows, ``requires`` what the rule requires."""
         status = NOT_APPLICABLE if ok is None else PASSED if ok else FAILED
-        self.checks.append(Check(rule, step, status, tuple([NAMES[c] for c in cells]),
-                                 compose(requires, shows), requires, shows))
+        self.checks.append(
+            Check(rule, step, status, tuple([NAMES[c] for c in cells]), compose(requires, shows), requires, shows)
+        )
 
     # ------------------------------------------- facts after earlier steps --
 
@@ -184,7 +200,7 @@ class _Judge:
         return f"after {step}, {fact}"
 
     def _tier(self, c: Cell) -> str:
-        """"c3 is Tier 1", or "after the Shape -c3, c3 is Tier 1" when this turn's Shape changed it."""
+        """ "c3 is Tier 1", or "after the Shape -c3, c3 is Tier 1" when this turn's Shape changed it."""
         fact = f"{N(c)} is Tier {self.tiers[c]}"
         s = self.shaped
         return f"after the Shape {shape_to_htn(s)}, {fact}" if s is not None and s.cell == c else fact
@@ -194,13 +210,21 @@ class _Judge:
     def game_over(self) -> None:
         reason = game_over_reason(self.pos)
         if reason is None:
-            self.add("game.over", STEP_GAME, True,
-                     f"The game is not over: {self.me} is to move, {self.pos.half_moves} of "
-                     f"{MAX_HALF_MOVES} half-moves played")
+            self.add(
+                "game.over",
+                STEP_GAME,
+                True,
+                f"The game is not over: {self.me} is to move, {self.pos.half_moves} of "
+                f"{MAX_HALF_MOVES} half-moves played",
+            )
         else:
-            self.add("game.over", STEP_GAME, False,
-                     f"{describe_game_over(self.pos, reason)}. No turn can be played",
-                     requires="The game is already over")
+            self.add(
+                "game.over",
+                STEP_GAME,
+                False,
+                f"{describe_game_over(self.pos, reason)}. No turn can be played",
+                requires="The game is already over",
+            )
 
     # --------------------------------------------------------- project --
 
@@ -223,9 +247,14 @@ class _Judge:
         me, m = self.me, self.m
         cd = sorted(m.cooldown)
         if skip:
-            self.add("project.skip", self.project_step, True,
-                     f"{self._cooldown_text()} leaves no cell {me} may Place on, so the Project and the Shape "
-                     f"are skipped and the cooldown clears", cd)
+            self.add(
+                "project.skip",
+                self.project_step,
+                True,
+                f"{self._cooldown_text()} leaves no cell {me} may Place on, so the Project and the Shape "
+                f"are skipped and the cooldown clears",
+                cd,
+            )
             return
         if m.reserve < 1:
             why = f"{me}'s reserve is empty, so the Project is a Move; only a capture cooldown can skip it"
@@ -234,38 +263,63 @@ class _Judge:
         else:
             free = place_cells(self.pos)
             if free:
-                why = (f"{self._cooldown_text()} still leaves {plural(len(free), 'cell')} {me} may Place on "
-                       f"(for example {N(free[0])}), so {me} must Place")
+                why = (
+                    f"{self._cooldown_text()} still leaves {plural(len(free), 'cell')} {me} may Place on "
+                    f"(for example {N(free[0])}), so {me} must Place"
+                )
             else:
-                why = (f"no cell is free for a Place even ignoring the cooldown, so there is no skip "
-                       f"and {me} has no legal Project")
-        self.add("project.skip", self.project_step, False, why, cd,
-                 requires="The Project may be skipped only when the capture cooldown leaves no legal Place")
+                why = (
+                    f"no cell is free for a Place even ignoring the cooldown, so there is no skip "
+                    f"and {me} has no legal Project"
+                )
+        self.add(
+            "project.skip",
+            self.project_step,
+            False,
+            why,
+            cd,
+            requires="The Project may be skipped only when the capture cooldown leaves no legal Place",
+        )
 
     def project_skip_not_declared(self, skip: bool) -> None:
         me, m = self.me, self.m
         cd = sorted(m.cooldown)
         if skip:
             # the requirement leads the sentence here: "The Project must be skipped: <why>"
-            self.add("project.skip", self.project_step, False,
-                     f"The Project must be skipped: {self._cooldown_text()} leaves no cell {me} may Place on, "
-                     f"so the Project and the Shape are skipped this turn (declare skip)", cd)
+            self.add(
+                "project.skip",
+                self.project_step,
+                False,
+                f"The Project must be skipped: {self._cooldown_text()} leaves no cell {me} may Place on, "
+                f"so the Project and the Shape are skipped this turn (declare skip)",
+                cd,
+            )
         elif not m.cooldown:
-            self.add("project.skip", self.project_step, None,
-                     f"{me} has no capture cooldown, so the Project is not skipped")
+            self.add(
+                "project.skip", self.project_step, None, f"{me} has no capture cooldown, so the Project is not skipped"
+            )
         else:
             n = len(place_cells(self.pos))
-            self.add("project.skip", self.project_step, True,
-                     f"{self._cooldown_text()} leaves {plural(n, 'cell')} {me} may Place on, so the Project "
-                     "is not skipped", cd)
+            self.add(
+                "project.skip",
+                self.project_step,
+                True,
+                f"{self._cooldown_text()} leaves {plural(n, 'cell')} {me} may Place on, so the Project is not skipped",
+                cd,
+            )
 
     def place(self, c: Cell) -> None:
         me, m, step, stones = self.me, self.m, self.project_step, self.stones
         if m.reserve >= 1:
             self.add("place.reserve", step, True, f"{me} has {plural(m.reserve, 'stone')} in reserve")
         else:
-            self.add("place.reserve", step, False, f"{me}'s reserve is empty, so the Project must be a Move",
-                     requires="A Place needs a stone in reserve")
+            self.add(
+                "place.reserve",
+                step,
+                False,
+                f"{me}'s reserve is empty, so the Project must be a Move",
+                requires="A Place needs a stone in reserve",
+            )
         if stones[c] is None:
             self.add("place.empty", step, True, f"{N(c)} is empty", [c])
         else:
@@ -273,28 +327,46 @@ class _Judge:
         if not self.locked[c]:
             self.add("place.unlocked", step, True, f"{N(c)} is not locked", [c])
         else:
-            self.add("place.unlocked", step, False, f"{N(c)} is locked", [c],
-                     requires="A locked cell can never be Placed onto")
+            self.add(
+                "place.unlocked",
+                step,
+                False,
+                f"{N(c)} is locked",
+                [c],
+                requires="A locked cell can never be Placed onto",
+            )
         opening = f"{me}'s first Place must be at least 1 step from the centre"
         if m.placed:
-            self.add("place.opening-restriction", step, None,
-                     f"{me} has made their first Place already; the opening restriction applies only to the "
-                     "first Place")
+            self.add(
+                "place.opening-restriction",
+                step,
+                None,
+                f"{me} has made their first Place already; the opening restriction applies only to the first Place",
+            )
         elif c == CENTRE:
             self.add("place.opening-restriction", step, False, "d4 is the centre", [c], requires=opening)
         else:
-            self.add("place.opening-restriction", step, True,
-                     f"{N(c)} is {plural(STEPS[c][CENTRE], 'step')} from d4", [c], requires=opening)
+            self.add(
+                "place.opening-restriction",
+                step,
+                True,
+                f"{N(c)} is {plural(STEPS[c][CENTRE], 'step')} from d4",
+                [c],
+                requires=opening,
+            )
         if not m.cooldown:
             self.add("place.cooldown", step, None, f"{me} has no capture cooldown")
         else:
             cd = sorted(m.cooldown)
             close = [k for k in cd if STEPS[c][k] < 2]
-            rule = (f"{self._cooldown_text()}: {me}'s next Place must be at least 2 steps from every cell "
-                    f"where {me}'s stones were captured")
+            rule = (
+                f"{self._cooldown_text()}: {me}'s next Place must be at least 2 steps from every cell "
+                f"where {me}'s stones were captured"
+            )
             if close:
-                facts = ", ".join(f"{plural(STEPS[c][k], 'step')} from {N(k)}" if STEPS[c][k] else f"on {N(k)} itself"
-                                  for k in close)
+                facts = ", ".join(
+                    f"{plural(STEPS[c][k], 'step')} from {N(k)}" if STEPS[c][k] else f"on {N(k)} itself" for k in close
+                )
                 self.add("place.cooldown", step, False, f"{N(c)} is {facts}", [c, *close], requires=rule)
             else:
                 facts = ", ".join(f"{STEPS[c][k]} from {N(k)}" for k in cd)
@@ -308,37 +380,64 @@ class _Judge:
             self.add("move.reserve-empty", step, True, f"{me}'s reserve is empty, so the Project may be a Move")
         else:
             extra = " (and here the capture cooldown skips the Project)" if skip else ""
-            self.add("move.reserve-empty", step, False,
-                     f"{me} still has {plural(m.reserve, 'stone')} in reserve, so the Project must be a Place{extra}",
-                     requires="A Move is only available once the reserve is empty")
+            self.add(
+                "move.reserve-empty",
+                step,
+                False,
+                f"{me} still has {plural(m.reserve, 'stone')} in reserve, so the Project must be a Place{extra}",
+                requires="A Move is only available once the reserve is empty",
+            )
         own = stones[a] == me
         if own:
             self.add("move.own-stone", step, True, f"{N(a)} holds {me}'s stone", [a])
         else:
-            self.add("move.own-stone", step, False, _holds(stones, a, me, own=""), [a],
-                     requires=f"A Move steps one of {me}'s own stones")
+            self.add(
+                "move.own-stone",
+                step,
+                False,
+                _holds(stones, a, me, own=""),
+                [a],
+                requires=f"A Move steps one of {me}'s own stones",
+            )
         if b in NEIGHBOURS[a]:
             self.add("move.adjacent", step, True, f"{N(b)} is a neighbour of {N(a)}", [a, b])
         else:
             d = STEPS[a][b]
             fact = f"{N(b)} is {N(a)} itself" if d == 0 else f"{N(b)} is {d} steps from {N(a)}"
-            self.add("move.adjacent", step, False, fact, [a, b],
-                     requires="A Move goes to one of the six neighbouring cells")
+            self.add(
+                "move.adjacent", step, False, fact, [a, b], requires="A Move goes to one of the six neighbouring cells"
+            )
         sb = stones[b]
         lock_note = f" ({N(b)} is locked; a Move onto a locked cell is legal)" if self.locked[b] else ""
         if sb is None:
             self.add("move.destination", step, True, f"{N(b)} is empty{lock_note}", [b])
         elif sb == me:
-            self.add("move.destination", step, False, f"{N(b)} holds {me}'s own stone", [b],
-                     requires=f"A Move can never enter a cell holding {me}'s own stone")
+            self.add(
+                "move.destination",
+                step,
+                False,
+                f"{N(b)} holds {me}'s own stone",
+                [b],
+                requires=f"A Move can never enter a cell holding {me}'s own stone",
+            )
         elif tiers[b] < tiers[a]:
-            self.add("move.destination", step, True,
-                     f"{N(b)} holds {sb}'s stone on Tier {tiers[b]}, strictly lower than {N(a)}'s Tier "
-                     f"{tiers[a]}: a Move capture{lock_note}", [a, b])
+            self.add(
+                "move.destination",
+                step,
+                True,
+                f"{N(b)} holds {sb}'s stone on Tier {tiers[b]}, strictly lower than {N(a)}'s Tier "
+                f"{tiers[a]}: a Move capture{lock_note}",
+                [a, b],
+            )
         else:
-            self.add("move.destination", step, False,
-                     f"{N(b)} holds {sb}'s stone on Tier {tiers[b]} and {N(a)} is Tier {tiers[a]}", [a, b],
-                     requires="A Move onto an enemy stone needs its tier strictly lower than the from-cell's")
+            self.add(
+                "move.destination",
+                step,
+                False,
+                f"{N(b)} holds {sb}'s stone on Tier {tiers[b]} and {N(a)} is Tier {tiers[a]}",
+                [a, b],
+                requires="A Move onto an enemy stone needs its tier strictly lower than the from-cell's",
+            )
         if own and sb != me:  # D-14: the Move happens, removing any enemy stone there
             stones[a] = None
             stones[b] = me
@@ -358,8 +457,14 @@ class _Judge:
         if s is None:
             self.add("shape.skipped", STEP_SHAPE, True, "The Project is skipped, so the Shape is skipped too")
         else:
-            self.add("shape.skipped", STEP_SHAPE, False, f"{shape_to_htn(s)} was given", [s.cell],
-                     requires="When the Project is skipped the Shape is skipped too")
+            self.add(
+                "shape.skipped",
+                STEP_SHAPE,
+                False,
+                f"{shape_to_htn(s)} was given",
+                [s.cell],
+                requires="When the Project is skipped the Shape is skipped too",
+            )
 
     def shape_left_out(self, landing: Cell) -> None:
         me, m, tiers, stones = self.me, self.m, self.tiers, self.stones
@@ -369,19 +474,31 @@ class _Judge:
         if mandating:
             first = min(mandating, key=lambda sh: (STEPS[landing][sh.cell], sh.cell))
             c = first.cell
-            where = "the landing cell itself" if c == landing else \
-                f"{plural(STEPS[landing][c], 'step')} from the landing cell {N(landing)}"
+            where = (
+                "the landing cell itself"
+                if c == landing
+                else f"{plural(STEPS[landing][c], 'step')} from the landing cell {N(landing)}"
+            )
             occupant = "empty" if stones[c] is None else f"holding {stones[c]}'s stone"
             more = f"; {len(mandating)} such Shapes in all" if len(mandating) > 1 else ""
-            self.add("shape.mandate", STEP_SHAPE, False,
-                     f"{shape_to_htn(first)} is legal ({N(c)}: {where}, Tier {tiers[c]}, unlocked, "
-                     f"{occupant}){more}", [c],
-                     requires=f"The Shape may be left out only when no legal Shape targets a cell not "
-                              f"occupied by {me}'s own stone")
+            self.add(
+                "shape.mandate",
+                STEP_SHAPE,
+                False,
+                f"{shape_to_htn(first)} is legal ({N(c)}: {where}, Tier {tiers[c]}, unlocked, {occupant}){more}",
+                [c],
+                requires=f"The Shape may be left out only when no legal Shape targets a cell not "
+                f"occupied by {me}'s own stone",
+            )
         else:
-            self.add("shape.mandate", STEP_SHAPE, True,
-                     f"No legal Shape targets a cell that is not occupied by {me}'s own stone, so the Shape may be "
-                     f"left out: {self._shape_blockers(landing)}", [landing])
+            self.add(
+                "shape.mandate",
+                STEP_SHAPE,
+                True,
+                f"No legal Shape targets a cell that is not occupied by {me}'s own stone, so the Shape may be "
+                f"left out: {self._shape_blockers(landing)}",
+                [landing],
+            )
 
     def _shape_blockers(self, landing: Cell) -> str:
         """Why no cell within 2 steps of the landing cell takes a Shape that counts for the mandate: the
@@ -393,13 +510,16 @@ class _Judge:
         flat = [c for c in near if stones[c] != me and not locked[c] and tiers[c] == 2 and self.m.lowers_left == 0]
         parts = []
         if own:
-            parts.append(f"{_list(own)} {'holds' if len(own) == 1 else 'hold'} {me}'s own "
-                         f"{'stone' if len(own) == 1 else 'stones'}")
+            parts.append(
+                f"{_list(own)} {'holds' if len(own) == 1 else 'hold'} {me}'s own "
+                f"{'stone' if len(own) == 1 else 'stones'}"
+            )
         if shut:
             parts.append(f"{_list(shut)} {'is' if len(shut) == 1 else 'are'} locked")
         if flat:
-            parts.append(f"{_list(flat)} {'is' if len(flat) == 1 else 'are'} Tier 2 with no lowers left "
-                         f"({me} has 0 of 6)")
+            parts.append(
+                f"{_list(flat)} {'is' if len(flat) == 1 else 'are'} Tier 2 with no lowers left ({me} has 0 of 6)"
+            )
         return f"of the {plural(len(near), 'cell')} within 2 steps of {N(landing)}, {'; '.join(parts)}"
 
     def shape_given(self, s: Shape, landing: Cell) -> None:
@@ -410,41 +530,78 @@ class _Judge:
             at = "is the landing cell" if d == 0 else f"is {plural(d, 'step')} from the landing cell {N(landing)}"
             self.add("shape.range", STEP_SHAPE, True, f"{N(c)} {at} (at most 2)", [c, landing])
         else:
-            self.add("shape.range", STEP_SHAPE, False, f"{N(c)} is {d} steps from it", [c, landing],
-                     requires=f"A Shape must be within 2 steps of the landing cell {N(landing)}")
+            self.add(
+                "shape.range",
+                STEP_SHAPE,
+                False,
+                f"{N(c)} is {d} steps from it",
+                [c, landing],
+                requires=f"A Shape must be within 2 steps of the landing cell {N(landing)}",
+            )
         if not locked[c]:
             self.add("shape.unlocked", STEP_SHAPE, True, f"{N(c)} is not locked", [c])
         else:
-            self.add("shape.unlocked", STEP_SHAPE, False, f"{N(c)} is locked", [c],
-                     requires="A locked cell can never be Shaped")
+            self.add(
+                "shape.unlocked",
+                STEP_SHAPE,
+                False,
+                f"{N(c)} is locked",
+                [c],
+                requires="A locked cell can never be Shaped",
+            )
         t = tiers[c]
         raise_ = s.kind == RAISE
         if raise_:
             tier_ok = t < 2
             if tier_ok:
-                self.add("shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the raise makes it Tier {t + 1}",
-                         [c])
+                self.add(
+                    "shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the raise makes it Tier {t + 1}", [c]
+                )
             else:
-                self.add("shape.tier-limit", STEP_SHAPE, False, f"{N(c)} is already Tier {t}", [c],
-                         requires="A raise needs Tier 0 or 1")
-            self.add("shape.lowering-budget", STEP_SHAPE, None,
-                     f"A raise does not use the lowering budget ({me} has {m.lowers_left} of 6 lowers left)")
+                self.add(
+                    "shape.tier-limit",
+                    STEP_SHAPE,
+                    False,
+                    f"{N(c)} is already Tier {t}",
+                    [c],
+                    requires="A raise needs Tier 0 or 1",
+                )
+            self.add(
+                "shape.lowering-budget",
+                STEP_SHAPE,
+                None,
+                f"A raise does not use the lowering budget ({me} has {m.lowers_left} of 6 lowers left)",
+            )
         else:
             tier_ok = t > 0
             if tier_ok:
-                self.add("shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the lower makes it Tier {t - 1}",
-                         [c])
+                self.add(
+                    "shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the lower makes it Tier {t - 1}", [c]
+                )
             else:
-                self.add("shape.tier-limit", STEP_SHAPE, False, f"{N(c)} is Tier 0", [c],
-                         requires="A lower needs Tier 1 or 2")
+                self.add(
+                    "shape.tier-limit",
+                    STEP_SHAPE,
+                    False,
+                    f"{N(c)} is Tier 0",
+                    [c],
+                    requires="A lower needs Tier 1 or 2",
+                )
             if m.lowers_left >= 1:
-                self.add("shape.lowering-budget", STEP_SHAPE, True,
-                         f"{me} has {m.lowers_left} of 6 lowers left; this lower uses one, leaving "
-                         f"{m.lowers_left - 1}")
+                self.add(
+                    "shape.lowering-budget",
+                    STEP_SHAPE,
+                    True,
+                    f"{me} has {m.lowers_left} of 6 lowers left; this lower uses one, leaving {m.lowers_left - 1}",
+                )
             else:
-                self.add("shape.lowering-budget", STEP_SHAPE, False,
-                         f"{me} has used the whole lowering budget (0 of 6 lowers left)",
-                         requires="A lower needs at least 1 lower left")
+                self.add(
+                    "shape.lowering-budget",
+                    STEP_SHAPE,
+                    False,
+                    f"{me} has used the whole lowering budget (0 of 6 lowers left)",
+                    requires="A lower needs at least 1 lower left",
+                )
         if not locked[c] and tier_ok:  # D-14: the Shape changes the tier when it can
             tiers[c] = t + 1 if raise_ else t - 1
             self.shaped = s
@@ -454,15 +611,28 @@ class _Judge:
     def echo(self) -> None:
         e, me, m = self.turn.echo, self.me, self.m
         if e is None:
-            self.add("echo.charge", STEP_ECHO, None,
-                     f"No Echo was declared; the Echo is optional ({me} has {plural(m.charges, 'charge')} left)")
+            self.add(
+                "echo.charge",
+                STEP_ECHO,
+                None,
+                f"No Echo was declared; the Echo is optional ({me} has {plural(m.charges, 'charge')} left)",
+            )
             return
         if m.charges >= 1:
-            self.add("echo.charge", STEP_ECHO, True,
-                     f"{me} has {plural(m.charges, 'charge')}; the Echo spends one, leaving {m.charges - 1}")
+            self.add(
+                "echo.charge",
+                STEP_ECHO,
+                True,
+                f"{me} has {plural(m.charges, 'charge')}; the Echo spends one, leaving {m.charges - 1}",
+            )
         else:
-            self.add("echo.charge", STEP_ECHO, False, f"{me} has none left, and charges never come back",
-                     requires="An Echo needs a charge")
+            self.add(
+                "echo.charge",
+                STEP_ECHO,
+                False,
+                f"{me} has none left, and charges never come back",
+                requires="An Echo needs a charge",
+            )
         if e.kind == CAPTURE:
             self.echo_capture(e.cell)
         else:
@@ -473,31 +643,60 @@ class _Judge:
         # legal_turns) select the same targets without the words.
         me, enemy, stones, tiers = self.me, self.enemy, self.stones, self.tiers
         if stones[c] == enemy:
-            self.add("echo-capture.enemy", STEP_ECHO, True, self._after_project(c, f"{N(c)} holds {enemy}'s stone"),
-                     [c])
+            self.add(
+                "echo-capture.enemy", STEP_ECHO, True, self._after_project(c, f"{N(c)} holds {enemy}'s stone"), [c]
+            )
         else:
-            self.add("echo-capture.enemy", STEP_ECHO, False, self._after_project(c, _holds(stones, c, me)), [c],
-                     requires="An Echo-Capture targets an enemy stone")
+            self.add(
+                "echo-capture.enemy",
+                STEP_ECHO,
+                False,
+                self._after_project(c, _holds(stones, c, me)),
+                [c],
+                requires="An Echo-Capture targets an enemy stone",
+            )
         empty = [n for n in NEIGHBOURS[c] if stones[n] is None]
         if not empty:
             self.add("echo-capture.sealed", STEP_ECHO, True, f"{N(c)} has no empty neighbouring cell", [c])
         else:
-            self.add("echo-capture.sealed", STEP_ECHO, False,
-                     f"{N(c)} has {'an empty neighbour' if len(empty) == 1 else 'empty neighbours'}: {_list(empty)}",
-                     [c, *empty], requires="An Echo-Capture target must have no empty neighbouring cell")
+            self.add(
+                "echo-capture.sealed",
+                STEP_ECHO,
+                False,
+                f"{N(c)} has {'an empty neighbour' if len(empty) == 1 else 'empty neighbours'}: {_list(empty)}",
+                [c, *empty],
+                requires="An Echo-Capture target must have no empty neighbouring cell",
+            )
         if tiers[c] >= 1:
             self.add("echo-capture.tier", STEP_ECHO, True, self._tier(c), [c])
         else:
-            self.add("echo-capture.tier", STEP_ECHO, False, self._tier(c), [c],
-                     requires="An Echo-Capture target must stand on Tier 1 or 2")
+            self.add(
+                "echo-capture.tier",
+                STEP_ECHO,
+                False,
+                self._tier(c),
+                [c],
+                requires="An Echo-Capture target must stand on Tier 1 or 2",
+            )
         mine = [n for n in NEIGHBOURS[c] if stones[n] == me]
         if mine:
-            self.add("echo-capture.contact", STEP_ECHO, True,
-                     f"{me}'s stone{'s' if len(mine) > 1 else ''} on {_list(mine)} "
-                     f"{'are' if len(mine) > 1 else 'is'} adjacent to {N(c)}", [c, *mine])
+            self.add(
+                "echo-capture.contact",
+                STEP_ECHO,
+                True,
+                f"{me}'s stone{'s' if len(mine) > 1 else ''} on {_list(mine)} "
+                f"{'are' if len(mine) > 1 else 'is'} adjacent to {N(c)}",
+                [c, *mine],
+            )
         else:
-            self.add("echo-capture.contact", STEP_ECHO, False, f"none of {N(c)}'s neighbours holds one", [c],
-                     requires=f"An Echo-Capture needs at least one of {me}'s stones adjacent to the target")
+            self.add(
+                "echo-capture.contact",
+                STEP_ECHO,
+                False,
+                f"none of {N(c)}'s neighbours holds one",
+                [c],
+                requires=f"An Echo-Capture needs at least one of {me}'s stones adjacent to the target",
+            )
 
     def echo_lock(self, c: Cell) -> None:
         # One check per rule, each with its message; generate.echo_lock_cells selects the same targets.
@@ -505,24 +704,41 @@ class _Judge:
         if not m.echo_lock_used:
             self.add("echo-lock.once", STEP_ECHO, True, f"{me} has not Echo-Locked before in this game")
         else:
-            self.add("echo-lock.once", STEP_ECHO, False, f"{me} has already used the Echo-Lock, {self._earlier_lock()}",
-                     requires="Each player may Echo-Lock once per game")
+            self.add(
+                "echo-lock.once",
+                STEP_ECHO,
+                False,
+                f"{me} has already used the Echo-Lock, {self._earlier_lock()}",
+                requires="Each player may Echo-Lock once per game",
+            )
         if stones[c] == me:
             self.add("echo-lock.own-stone", STEP_ECHO, True, self._after_project(c, f"{N(c)} holds {me}'s stone"), [c])
         else:
-            self.add("echo-lock.own-stone", STEP_ECHO, False, self._after_project(c, _holds(stones, c, me)), [c],
-                     requires=f"An Echo-Lock targets a cell occupied by {me}'s own stone")
+            self.add(
+                "echo-lock.own-stone",
+                STEP_ECHO,
+                False,
+                self._after_project(c, _holds(stones, c, me)),
+                [c],
+                requires=f"An Echo-Lock targets a cell occupied by {me}'s own stone",
+            )
         if tiers[c] == 2:
             self.add("echo-lock.tier", STEP_ECHO, True, self._tier(c), [c])
         else:
-            self.add("echo-lock.tier", STEP_ECHO, False, self._tier(c), [c],
-                     requires="An Echo-Lock needs a Tier-2 cell")
+            self.add(
+                "echo-lock.tier", STEP_ECHO, False, self._tier(c), [c], requires="An Echo-Lock needs a Tier-2 cell"
+            )
         if not self.locked[c]:
             self.add("echo-lock.unlocked", STEP_ECHO, True, f"{N(c)} is not locked yet", [c])
         else:
-            self.add("echo-lock.unlocked", STEP_ECHO, False, f"{N(c)} is locked", [c],
-                     requires="An Echo-Lock target must not be locked already")
-
+            self.add(
+                "echo-lock.unlocked",
+                STEP_ECHO,
+                False,
+                f"{N(c)} is locked",
+                [c],
+                requires="An Echo-Lock target must not be locked already",
+            )
 
     def _earlier_lock(self) -> str:
         """Where the mover Echo-Locked before, when the position (or the history) shows it; otherwise
@@ -534,8 +750,9 @@ class _Judge:
         found = _lock_in_history(self.history, pos, me)
         if found is not None:
             return f"on {N(found)} (the history shows {N(found)} locked on {me}'s turn)"
-        why = "the position does not record who locked which" + ("" if self.history is None else
-                                                                   ", and the history does not show it")
+        why = "the position does not record who locked which" + (
+            "" if self.history is None else ", and the history does not show it"
+        )
         return f"on {_list(cells, 'or')} ({why})" if cells else f"but no cell is locked ({why})"
 
 
@@ -573,8 +790,11 @@ def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
     if e is not None and e.kind == CAPTURE:
         text += f": {_echo_capture_story(N(e.cell), captures)}"
     else:
-        taken = [f"{', '.join(cells)} ({'Move capture' if kind == CaptureKind.MOVE else kind})"
-                 for kind, cells in captures.items() if cells]
+        taken = [
+            f"{', '.join(cells)} ({'Move capture' if kind == CaptureKind.MOVE else kind})"
+            for kind, cells in captures.items()
+            if cells
+        ]
         if taken:
             text += f", capturing {'; '.join(taken)}"
     g = outcome.game
@@ -591,15 +811,25 @@ def _echo_capture_story(target: str, captures: dict) -> str:
     """Which capture took which stones on a turn with an Echo-Capture of ``target``, and, when the
     Echo-Capture took nothing, why (D-8): the normal check took the target first, or no stone of its
     group met the test."""
-    taken = [f"{_BY[kind]} captures {and_list(captures[kind])}"
-             for kind in (CaptureKind.MOVE, CaptureKind.ENCIRCLEMENT) if captures.get(kind)]
+    taken = [
+        f"{_BY[kind]} captures {and_list(captures[kind])}"
+        for kind in (CaptureKind.MOVE, CaptureKind.ENCIRCLEMENT)
+        if captures.get(kind)
+    ]
     if captures.get(CaptureKind.ECHO):
         return "; ".join([*taken, f"the Echo-Capture captures {and_list(captures[CaptureKind.ECHO])}"])
     if target in (captures.get(CaptureKind.ENCIRCLEMENT) or ()):
-        return (f"{'; '.join(taken)} before the Echo-Capture check, so the Echo-Capture finds nothing and its "
-                "charge is spent (D-8)")
-    return "; ".join([*taken, f"the Echo-Capture finds nothing (no stone of {target}'s group meets the test, "
-                              "see the weighing) and its charge is spent (D-8)"])
+        return (
+            f"{'; '.join(taken)} before the Echo-Capture check, so the Echo-Capture finds nothing and its "
+            "charge is spent (D-8)"
+        )
+    return "; ".join(
+        [
+            *taken,
+            f"the Echo-Capture finds nothing (no stone of {target}'s group meets the test, "
+            "see the weighing) and its charge is spent (D-8)",
+        ]
+    )
 
 
 def _explain_illegal(failed: list[Check]) -> str:
@@ -610,8 +840,9 @@ def _explain_illegal(failed: list[Check]) -> str:
     return f"{failed[0].clause}{also}."
 
 
-def check(position: Position, turn: Turn, history: Iterable[Position] | None = None,
-          *, assume_consistent: bool = False) -> Verdict:
+def check(
+    position: Position, turn: Turn, history: Iterable[Position] | None = None, *, assume_consistent: bool = False
+) -> Verdict:
     """Judge ``turn`` played from ``position``.
 
     ``history`` is the game's earlier positions, oldest first, not including
@@ -662,7 +893,7 @@ class Validation:
     position: Position
     consistent: bool
     checks: tuple[Check, ...]
-    game: GameResult | None         # None when inconsistent
+    game: GameResult | None  # None when inconsistent
     cooldown_skip: bool | None
     legal_turns: int | None
 
@@ -674,5 +905,11 @@ def validate(position: Position) -> Validation:
     checks = tuple(consistency_checks(position))
     if not position.is_consistent():
         return Validation(position, False, checks, None, None, None)
-    return Validation(position, True, checks, game_status(position, history_given=False),
-                      skip_applies(position), len(legal_turns(position)))
+    return Validation(
+        position,
+        True,
+        checks,
+        game_status(position, history_given=False),
+        skip_applies(position),
+        len(legal_turns(position)),
+    )

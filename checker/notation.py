@@ -38,9 +38,22 @@ from checker.turn import (
     Turn,
 )
 
-__all__ = ["NotationError", "parse_hpn", "position_to_hpn", "key_hpn",
-           "parse_htn", "parse_project", "parse_shape", "turn_to_htn", "project_to_htn", "shape_to_htn", "echo_to_htn",
-           "parse_cell_list", "split_turns", "START_HPN"]
+__all__ = [
+    "NotationError",
+    "parse_hpn",
+    "position_to_hpn",
+    "key_hpn",
+    "parse_htn",
+    "parse_project",
+    "parse_shape",
+    "turn_to_htn",
+    "project_to_htn",
+    "shape_to_htn",
+    "echo_to_htn",
+    "parse_cell_list",
+    "split_turns",
+    "START_HPN",
+]
 
 START_HPN = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
 _MAX_DIGITS = 9  # larger numbers are refused as text; no count in a game comes close
@@ -96,28 +109,33 @@ def _parse_player(text: str, who: str) -> PlayerState:
     m = _PLAYER_RE.fullmatch(text)
     if m:  # the common case in one pass; otherwise say what is wrong
         placed, lock = _FLAGS[m[6]]
-        return PlayerState(int(m[1]), int(m[2]), int(m[3]), int(m[4]), int(m[5]), placed, lock,
-                           parse_cell_list(m[7], f"player {who}"))
+        return PlayerState(
+            int(m[1]), int(m[2]), int(m[3]), int(m[4]), int(m[5]), placed, lock, parse_cell_list(m[7], f"player {who}")
+        )
     where = f"player {who}"
     parts = text.split(":")
     if len(parts) != 7:
         raise NotationError(
             f"player {who} {text!r} has {len(parts)} ':'-separated parts, expected 7 "
-            "(reserve:charges:lowers_left:captures:raises:flags:cooldown)", where)
+            "(reserve:charges:lowers_left:captures:raises:flags:cooldown)",
+            where,
+        )
     numbers = [_number(p, f"{who}'s {name}", where) for p, name in zip(parts[:5], _PLAYER_FIELDS)]
     flags = parts[5]
     if flags not in ("-", "P", "L", "PL"):
-        raise NotationError(
-            f"{who}'s flags {flags!r} must be '-', 'P', 'L' or 'PL' (P before L)", where)
+        raise NotationError(f"{who}'s flags {flags!r} must be '-', 'P', 'L' or 'PL' (P before L)", where)
     cooldown = parse_cell_list(parts[6], where)
-    return PlayerState(*numbers, placed="P" in flags, echo_lock_used="L" in flags,
-                       cooldown=cooldown)
+    return PlayerState(*numbers, placed="P" in flags, echo_lock_used="L" in flags, cooldown=cooldown)
 
 
 _BOARD_RE = re.compile("/".join(f"(?:[012][AB]?\\*?){{{len(r)}}}" for r in board.ROW_CELLS))
 _CELL_RE = re.compile(r"([012])([AB]?)(\*?)")
-_CELL_PARSE = {(str(t), s or "", "*" if lk else ""): (t, s, lk)
-               for t in (0, 1, 2) for s in (None, "A", "B") for lk in (False, True)}
+_CELL_PARSE = {
+    (str(t), s or "", "*" if lk else ""): (t, s, lk)
+    for t in (0, 1, 2)
+    for s in (None, "A", "B")
+    for lk in (False, True)
+}
 
 
 def _parse_board(text: str) -> tuple[list[int], list[str | None], list[bool]]:
@@ -126,8 +144,7 @@ def _parse_board(text: str) -> tuple[list[int], list[str | None], list[bool]]:
         return list(tiers), list(stones), list(locked)
     rows = text.split("/")
     if len(rows) != 7:
-        raise NotationError(f"the board has {len(rows)} rows, expected 7 (rows a to g separated by '/')",
-                            "board")
+        raise NotationError(f"the board has {len(rows)} rows, expected 7 (rows a to g separated by '/')", "board")
     tiers: list[int] = []
     stones: list[str | None] = []
     locked: list[bool] = []
@@ -138,11 +155,12 @@ def _parse_board(text: str) -> tuple[list[int], list[str | None], list[bool]]:
         while i < len(row_text):
             ch = row_text[i]
             if ch not in "012":
-                cell_hint = (f" (cell {board.name(row_cells[n])})" if n < len(row_cells) else "")
+                cell_hint = f" (cell {board.name(row_cells[n])})" if n < len(row_cells) else ""
                 if ch.isdigit():
                     raise NotationError(f"row {row_letter}{cell_hint}: tier {ch} is not 0, 1 or 2", where)
                 raise NotationError(
-                    f"row {row_letter}{cell_hint}: expected a tier digit 0, 1 or 2, found {ch!r}", where)
+                    f"row {row_letter}{cell_hint}: expected a tier digit 0, 1 or 2, found {ch!r}", where
+                )
             tier = ord(ch) - 48
             i += 1
             stone = None
@@ -172,8 +190,9 @@ def parse_hpn(text: str) -> Position:
     fields = text.split()
     if len(fields) != 5:
         raise NotationError(
-            f"an HPN position has 5 space-separated fields (board, to-move, A, B, half-moves); "
-            f"found {len(fields)}", "position")
+            f"an HPN position has 5 space-separated fields (board, to-move, A, B, half-moves); found {len(fields)}",
+            "position",
+        )
     tiers, stones, locked = _parse_board(fields[0])
     to_move = fields[1]
     if to_move not in PLAYERS:
@@ -184,8 +203,9 @@ def parse_hpn(text: str) -> Position:
     return Position(tiers, stones, locked, to_move, half_moves, {"A": a, "B": b})
 
 
-_CELL_TEXT = {(t, s, lk): f"{t}{s or ''}{'*' if lk else ''}"
-              for t in (0, 1, 2) for s in (None, "A", "B") for lk in (False, True)}
+_CELL_TEXT = {
+    (t, s, lk): f"{t}{s or ''}{'*' if lk else ''}" for t in (0, 1, 2) for s in (None, "A", "B") for lk in (False, True)
+}
 _ROW_SLICES = tuple(slice(row[0], row[-1] + 1) for row in board.ROW_CELLS)
 
 
@@ -219,15 +239,19 @@ def position_to_hpn(pos: Position) -> str:
     Raises :class:`NotationError` for a position HPN cannot express (a tier
     outside 0–2 or a negative counter: see :meth:`Position.problems`)."""
     _writable(pos)
-    return (f"{_board_to_hpn(pos)} {pos.to_move} {_player_to_hpn(pos.player('A'))} "
-            f"{_player_to_hpn(pos.player('B'))} {pos.half_moves}")
+    return (
+        f"{_board_to_hpn(pos)} {pos.to_move} {_player_to_hpn(pos.player('A'))} "
+        f"{_player_to_hpn(pos.player('B'))} {pos.half_moves}"
+    )
 
 
 def key_hpn(pos: Position) -> str:
     """The repetition key as text: the HPN without the cooldowns and the
     half-move field (RULES §10)."""
-    return (f"{_board_to_hpn(pos)} {pos.to_move} {_player_to_hpn(pos.player('A'), False)} "
-            f"{_player_to_hpn(pos.player('B'), False)}")
+    return (
+        f"{_board_to_hpn(pos)} {pos.to_move} {_player_to_hpn(pos.player('A'), False)} "
+        f"{_player_to_hpn(pos.player('B'), False)}"
+    )
 
 
 # ---------------------------------------------------------------- HTN ------
@@ -253,7 +277,7 @@ def _parse_project(token: str):
         if not (low[0].isalpha() and low[1:].isdigit()):
             raise NotationError(f"{token!r}: expected {_PROJECT_HELP}", token)
         return Place(_cell(token, low))
-    src, dst = low[:cut], low[cut + 1:]
+    src, dst = low[:cut], low[cut + 1 :]
     if not src or not dst:
         raise NotationError(f"{token!r}: a Move names two cells, such as c3-c4", token)
     return Move(_cell(token, src), _cell(token, dst))
@@ -301,7 +325,9 @@ def parse_htn(text: str) -> Turn:
         else:
             raise NotationError(
                 f"{token!r}: expected a Shape (+cell raise, -cell lower) or an Echo "
-                "(*cell Echo-Capture, #cell Echo-Lock)", token)
+                "(*cell Echo-Capture, #cell Echo-Lock)",
+                token,
+            )
     return Turn(project, shape, echo)
 
 
@@ -322,7 +348,7 @@ def split_turns(text: str) -> list[str]:
             entry = entry.strip()
             m = _MOVE_NUMBER.match(entry)
             if m:
-                entry = entry[m.end():].strip()
+                entry = entry[m.end() :].strip()
             if entry:
                 out.append(entry)
     return out

@@ -17,9 +17,9 @@ which calls it for a legal turn).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Iterable, Sequence
 
 from checker import board
 from checker.board import NEIGHBOURS, SLOTS, Cell
@@ -28,14 +28,25 @@ from checker.ending import GameResult, end_of_game
 from checker.position import PlayerState, Position, other
 from checker.turn import CAPTURE, LOCK, RAISE, Echo, Move, Place, Project, Skip, Turn
 
-__all__ = ["TermKind", "Term", "CaptureKind", "Weighing", "EventType", "Event", "Outcome", "apply",
-           "weigh_encirclement", "weigh_echo_capture"]
+__all__ = [
+    "TermKind",
+    "Term",
+    "CaptureKind",
+    "Weighing",
+    "EventType",
+    "Event",
+    "Outcome",
+    "apply",
+    "weigh_encirclement",
+    "weigh_echo_capture",
+]
 
 N = board.name
 
 
 class TermKind(StrEnum):
     """What a slot adds to a capture sum (see :class:`Term`)."""
+
     STONE = "stone"
     EDGE = "edge"
     WALL = "wall"
@@ -45,6 +56,7 @@ class CaptureKind(StrEnum):
     """How a stone was captured: a Move capture, encirclement (the normal
     capture check) or the Echo-Capture check.  A :class:`Weighing` names its
     check with the last two."""
+
     MOVE = "move"
     ENCIRCLEMENT = "encirclement"
     ECHO = "echo"
@@ -52,6 +64,7 @@ class CaptureKind(StrEnum):
 
 class EventType(StrEnum):
     """What an :class:`Event` records."""
+
     CAPTURE = "capture"
     LOCK = "lock"
     COOLDOWN_SET = "cooldown_set"
@@ -81,7 +94,7 @@ class Term:
 class Weighing:
     """A sealed stone on tier >= 1, weighed by a capture check."""
 
-    check: CaptureKind    # ENCIRCLEMENT or ECHO
+    check: CaptureKind  # ENCIRCLEMENT or ECHO
     cell: str
     owner: str
     tier: int
@@ -103,8 +116,7 @@ class Weighing:
             verdict = f"{self.sum} > {self.threshold} (6 × Tier {self.tier}): captured"
         else:
             verdict = f"{self.sum} is not more than {self.threshold} (6 × Tier {self.tier}): not captured"
-        return (f"{self.owner}'s stone on {self.cell} (Tier {self.tier}), weighed by {what}: "
-                f"{arith} = {verdict}.")
+        return f"{self.owner}'s stone on {self.cell} (Tier {self.tier}), weighed by {what}: {arith} = {verdict}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +142,7 @@ class Outcome:
 
 # ------------------------------------------------------------ capture ------
 
+
 def weigh_encirclement(stones: Sequence[str | None], tiers: Sequence[int], mover: str) -> list[Weighing]:
     """The normal capture check (RULES §7): every opponent stone on tier >= 1
     whose six slots are all edge or the mover's stones, weighed on this board."""
@@ -142,8 +155,7 @@ def weigh_encirclement(stones: Sequence[str | None], tiers: Sequence[int], mover
         slots = SLOTS[c]
         if not all(s is None or stones[s] == mover for s in slots):
             continue
-        terms = tuple(Term(TermKind.EDGE, t + 1) if s is None else Term(TermKind.STONE, tiers[s], N(s))
-                      for s in slots)
+        terms = tuple(Term(TermKind.EDGE, t + 1) if s is None else Term(TermKind.STONE, tiers[s], N(s)) for s in slots)
         total = sum(x.value for x in terms)
         out.append(Weighing(CaptureKind.ENCIRCLEMENT, N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
     return out
@@ -163,8 +175,7 @@ def echo_group(stones: Sequence[str | None], target: Cell) -> list[Cell]:
     return sorted(group)
 
 
-def weigh_echo_capture(stones: Sequence[str | None], tiers: Sequence[int], mover: str,
-                       target: Cell) -> list[Weighing]:
+def weigh_echo_capture(stones: Sequence[str | None], tiers: Sequence[int], mover: str, target: Cell) -> list[Weighing]:
     """The Echo-Capture check (D-10) on the board the normal check left:
     every member of the target's group on tier >= 1 with no empty neighbouring
     cell, enemy neighbours counting like edge.  Empty when the target is gone."""
@@ -177,15 +188,21 @@ def weigh_echo_capture(stones: Sequence[str | None], tiers: Sequence[int], mover
         slots = SLOTS[c]
         if t < 1 or any(s is not None and stones[s] is None for s in slots):
             continue
-        terms = tuple(Term(TermKind.EDGE, t + 1) if s is None
-                      else Term(TermKind.WALL, t + 1, N(s)) if stones[s] == enemy
-                      else Term(TermKind.STONE, tiers[s], N(s)) for s in slots)
+        terms = tuple(
+            Term(TermKind.EDGE, t + 1)
+            if s is None
+            else Term(TermKind.WALL, t + 1, N(s))
+            if stones[s] == enemy
+            else Term(TermKind.STONE, tiers[s], N(s))
+            for s in slots
+        )
         total = sum(x.value for x in terms)
         out.append(Weighing(CaptureKind.ECHO, N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
     return out
 
 
 # -------------------------------------------------------------- apply ------
+
 
 def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) -> Outcome:
     """Play a legal ``turn`` from ``pos``: the new position, the events in
@@ -252,18 +269,39 @@ def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) 
 
     n = len(all_captured)
     new_m = PlayerState(m_reserve, m_charges, m_lowers, m.captures + n, m_raises, m_placed, m_lock, frozenset())
-    new_e = e if not n else PlayerState(e.reserve + n, e.charges, e.lowers_left, e.captures, e.raises, e.placed,
-                                        e.echo_lock_used, e.cooldown | frozenset(all_captured))
+    new_e = (
+        e
+        if not n
+        else PlayerState(
+            e.reserve + n,
+            e.charges,
+            e.lowers_left,
+            e.captures,
+            e.raises,
+            e.placed,
+            e.echo_lock_used,
+            e.cooldown | frozenset(all_captured),
+        )
+    )
     after = Position(tiers, stones, locked, enemy, pos.half_moves + 1, {me: new_m, enemy: new_e})
 
-    events = _events(me, p, echo, captured, target_gone, new_e.cooldown if all_captured else frozenset(),
-                     cleared, first_place)
+    events = _events(
+        me, p, echo, captured, target_gone, new_e.cooldown if all_captured else frozenset(), cleared, first_place
+    )
     game = end_of_game(pos, after, isinstance(p, Skip), history)
     return Outcome(after, events, tuple(weighings), game)
 
 
-def _events(me: str, p: Project, echo: Echo | None, captured: dict[CaptureKind, list[Cell]], target_gone: bool,
-            cooldown: frozenset[Cell], cleared: frozenset[Cell], first_place: Cell | None) -> tuple[Event, ...]:
+def _events(
+    me: str,
+    p: Project,
+    echo: Echo | None,
+    captured: dict[CaptureKind, list[Cell]],
+    target_gone: bool,
+    cooldown: frozenset[Cell],
+    cleared: frozenset[Cell],
+    first_place: Cell | None,
+) -> tuple[Event, ...]:
     """What the turn did, in order: the captures (Move, encirclement, Echo-Capture), the lock, the
     cooldown set on the opponent (``cooldown``, empty when nothing was captured), the mover's cooldown
     cleared and the first Place."""
@@ -271,34 +309,74 @@ def _events(me: str, p: Project, echo: Echo | None, captured: dict[CaptureKind, 
     events: list[Event] = []
     if captured[CaptureKind.MOVE]:
         c = N(p.dst)
-        events.append(Event(EventType.CAPTURE, me, (c,),
-                            f"Move capture: {me}'s stone moved from {N(p.src)} onto {enemy}'s stone on {c}, "
-                            f"on a strictly lower tier; it returns to {enemy}'s reserve.",
-                            LINKS["capture"], CaptureKind.MOVE))
+        events.append(
+            Event(
+                EventType.CAPTURE,
+                me,
+                (c,),
+                f"Move capture: {me}'s stone moved from {N(p.src)} onto {enemy}'s stone on {c}, "
+                f"on a strictly lower tier; it returns to {enemy}'s reserve.",
+                LINKS["capture"],
+                CaptureKind.MOVE,
+            )
+        )
     if captured[CaptureKind.ENCIRCLEMENT]:
         names = tuple(board.names(captured[CaptureKind.ENCIRCLEMENT]))
-        events.append(Event(EventType.CAPTURE, me, names, f"Encirclement: {_captured_text(enemy, names)}",
-                            LINKS["capture"], CaptureKind.ENCIRCLEMENT))
+        events.append(
+            Event(
+                EventType.CAPTURE,
+                me,
+                names,
+                f"Encirclement: {_captured_text(enemy, names)}",
+                LINKS["capture"],
+                CaptureKind.ENCIRCLEMENT,
+            )
+        )
     if echo is not None and echo.kind == CAPTURE:
         events.append(_echo_event(me, echo.cell, captured[CaptureKind.ECHO], target_gone))
     if echo is not None and echo.kind == LOCK:
-        events.append(Event(EventType.LOCK, me, (N(echo.cell),),
-                            f"{me} Echo-Locks {N(echo.cell)}: the cell can never be Shaped or Placed onto again.",
-                            LINKS["lock"]))
+        events.append(
+            Event(
+                EventType.LOCK,
+                me,
+                (N(echo.cell),),
+                f"{me} Echo-Locks {N(echo.cell)}: the cell can never be Shaped or Placed onto again.",
+                LINKS["lock"],
+            )
+        )
     if cooldown:
         cells = tuple(board.names(cooldown))
-        events.append(Event(EventType.COOLDOWN_SET, enemy, cells,
-                            f"Capture cooldown: {enemy}'s next Place must be at least 2 steps from "
-                            f"{', '.join(cells)}.", LINKS["project"]))
+        events.append(
+            Event(
+                EventType.COOLDOWN_SET,
+                enemy,
+                cells,
+                f"Capture cooldown: {enemy}'s next Place must be at least 2 steps from {', '.join(cells)}.",
+                LINKS["project"],
+            )
+        )
     if cleared:
         cells = tuple(board.names(cleared))
         why = "the Project was skipped" if isinstance(p, Skip) else f"{me} Placed on {N(p.cell)}"
-        events.append(Event(EventType.COOLDOWN_CLEARED, me, cells,
-                            f"{me}'s capture cooldown ({', '.join(cells)}) clears: {why}.", LINKS["project"]))
+        events.append(
+            Event(
+                EventType.COOLDOWN_CLEARED,
+                me,
+                cells,
+                f"{me}'s capture cooldown ({', '.join(cells)}) clears: {why}.",
+                LINKS["project"],
+            )
+        )
     if first_place is not None:
-        events.append(Event(EventType.FIRST_PLACE, me, (N(first_place),),
-                            f"{me} made their first Place, on {N(first_place)}; the opening restriction no "
-                            "longer applies to them.", LINKS["project"]))
+        events.append(
+            Event(
+                EventType.FIRST_PLACE,
+                me,
+                (N(first_place),),
+                f"{me} made their first Place, on {N(first_place)}; the opening restriction no longer applies to them.",
+                LINKS["project"],
+            )
+        )
     return tuple(events)
 
 
@@ -309,16 +387,22 @@ def _echo_event(me: str, target: Cell, cells: list[Cell], target_gone: bool) -> 
     if names:
         msg = f"Echo-Capture of {t}: {_captured_text(enemy, names)}"
     elif target_gone:
-        msg = (f"Echo-Capture of {t} captured nothing: the normal capture check had already captured {t}. "
-               "The charge is spent (D-8).")
+        msg = (
+            f"Echo-Capture of {t} captured nothing: the normal capture check had already captured {t}. "
+            "The charge is spent (D-8)."
+        )
     else:
-        msg = (f"Echo-Capture of {t} captured nothing: no stone of its group met the test (see the "
-               "weighing). The charge is spent (D-8).")
+        msg = (
+            f"Echo-Capture of {t} captured nothing: no stone of its group met the test (see the "
+            "weighing). The charge is spent (D-8)."
+        )
     return Event(EventType.CAPTURE, me, names, msg, LINKS["capture"], CaptureKind.ECHO)
 
 
 def _captured_text(owner: str, names: Sequence[str]) -> str:
     """The capture of ``owner``'s stones on ``names``, as a sentence."""
     many = len(names) > 1
-    return (f"{owner}'s stone{'s' if many else ''} on {', '.join(names)} {'are' if many else 'is'} captured and "
-            f"return{'' if many else 's'} to {owner}'s reserve (see the weighing).")
+    return (
+        f"{owner}'s stone{'s' if many else ''} on {', '.join(names)} {'are' if many else 'is'} captured and "
+        f"return{'' if many else 's'} to {owner}'s reserve (see the weighing)."
+    )

@@ -25,8 +25,9 @@ rejects an inconsistent one before it gets that far.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, NamedTuple
+from typing import NamedTuple
 
 from checker import board
 from checker.board import Cell
@@ -59,7 +60,7 @@ class PlayerState(NamedTuple):
     echo_lock_used: bool = False
     cooldown: frozenset[Cell] = frozenset()
 
-    def replace(self, **changes) -> "PlayerState":
+    def replace(self, **changes) -> PlayerState:
         return self._replace(**changes)
 
     @property
@@ -91,12 +92,17 @@ class Position:
     ``'A'`` and ``'B'`` to their :class:`PlayerState`.
     """
 
-    __slots__ = ("tiers", "stones", "locked", "to_move", "half_moves",
-                 "_players", "_hash", "_key", "_problems")
+    __slots__ = ("tiers", "stones", "locked", "to_move", "half_moves", "_players", "_hash", "_key", "_problems")
 
-    def __init__(self, tiers: Iterable[int], stones: Iterable[str | None],
-                 locked: Iterable[bool], to_move: str, half_moves: int,
-                 players: Mapping[str, PlayerState]):
+    def __init__(
+        self,
+        tiers: Iterable[int],
+        stones: Iterable[str | None],
+        locked: Iterable[bool],
+        to_move: str,
+        half_moves: int,
+        players: Mapping[str, PlayerState],
+    ):
         self.tiers: tuple[int, ...] = tuple(tiers)
         self.stones: tuple[str | None, ...] = tuple(stones)
         self.locked: tuple[bool, ...] = tuple(map(bool, locked))
@@ -112,14 +118,18 @@ class Position:
     # -- construction ----------------------------------------------------
 
     @classmethod
-    def start(cls) -> "Position":
+    def start(cls) -> Position:
         """The start position: empty tier-0 board, A to move, full reserves."""
         return _START
 
     @classmethod
-    def from_cells(cls, cells: Mapping[Cell, tuple[int, str | None, bool]] | None = None,
-                   to_move: str = "A", half_moves: int = 0,
-                   players: Mapping[str, PlayerState] | None = None) -> "Position":
+    def from_cells(
+        cls,
+        cells: Mapping[Cell, tuple[int, str | None, bool]] | None = None,
+        to_move: str = "A",
+        half_moves: int = 0,
+        players: Mapping[str, PlayerState] | None = None,
+    ) -> Position:
         """Build a position from ``{cell: (tier, stone, locked)}`` for the cells
         that differ from the start.  Handy in tests and examples."""
         tiers = [0] * board.CELL_COUNT
@@ -130,9 +140,17 @@ class Position:
         players = players or {"A": _START_PLAYER, "B": _START_PLAYER}
         return cls(tiers, stones, locked, to_move, half_moves, players)
 
-    def replace(self, *, tiers=None, stones=None, locked=None, to_move=None,
-                half_moves=None, players: Mapping[str, PlayerState] | None = None,
-                **player_changes: PlayerState) -> "Position":
+    def replace(
+        self,
+        *,
+        tiers=None,
+        stones=None,
+        locked=None,
+        to_move=None,
+        half_moves=None,
+        players: Mapping[str, PlayerState] | None = None,
+        **player_changes: PlayerState,
+    ) -> Position:
         """A copy with some fields changed; ``A=`` / ``B=`` replace one player."""
         ps = dict(players) if players is not None else {"A": self._players[0], "B": self._players[1]}
         ps.update(player_changes)
@@ -187,8 +205,14 @@ class Position:
         """The repetition key (RULES §8): everything but the cooldowns and the
         half-move count."""
         if self._key is None:
-            self._key = (self.tiers, self.stones, self.locked, self.to_move,
-                         self._players[0].key(), self._players[1].key())
+            self._key = (
+                self.tiers,
+                self.stones,
+                self.locked,
+                self.to_move,
+                self._players[0].key(),
+                self._players[1].key(),
+            )
         return self._key
 
     def __repr__(self) -> str:
@@ -208,9 +232,14 @@ class Position:
         return not self.problems()
 
 
-_START = Position([0] * board.CELL_COUNT, [None] * board.CELL_COUNT,
-                  [False] * board.CELL_COUNT, "A", 0,
-                  {"A": _START_PLAYER, "B": _START_PLAYER})
+_START = Position(
+    [0] * board.CELL_COUNT,
+    [None] * board.CELL_COUNT,
+    [False] * board.CELL_COUNT,
+    "A",
+    0,
+    {"A": _START_PLAYER, "B": _START_PLAYER},
+)
 
 
 def _locked_cells(pos: Position) -> list[Cell]:
@@ -238,12 +267,16 @@ def _problems(pos: Position) -> list[Problem]:
 
 def _range(pos: Position, bad: _Bad) -> None:
     """``position.range``."""
-    limits = (("reserve", 0, 7), ("charges", 0, 3), ("lowers_left", 0, 6),
-              ("captures", 0, None), ("raises", 0, None))
+    limits = (("reserve", 0, 7), ("charges", 0, 3), ("lowers_left", 0, 6), ("captures", 0, None), ("raises", 0, None))
     for who in PLAYERS:
         ps = pos.player(who)
-        if 0 <= ps.reserve <= 7 and 0 <= ps.charges <= 3 and 0 <= ps.lowers_left <= 6 \
-                and ps.captures >= 0 and ps.raises >= 0:
+        if (
+            0 <= ps.reserve <= 7
+            and 0 <= ps.charges <= 3
+            and 0 <= ps.lowers_left <= 6
+            and ps.captures >= 0
+            and ps.raises >= 0
+        ):
             continue  # the common case, without the per-field loop below
         for fname, lo, hi in limits:
             v = getattr(ps, fname)
@@ -260,9 +293,11 @@ def _stone_count(pos: Position, bad: _Bad) -> None:
         on_board = pos.stones.count(who)
         reserve = pos.player(who).reserve
         if on_board + reserve != STONES_PER_PLAYER:
-            bad("position.stone-count",
+            bad(
+                "position.stone-count",
                 f"{who} has {plural(on_board, 'stone')} on the board and {reserve} in reserve, "
-                f"{on_board + reserve} in all; stones on the board + reserve must be 7.")
+                f"{on_board + reserve} in all; stones on the board + reserve must be 7.",
+            )
 
 
 def _tier(pos: Position, bad: _Bad) -> None:
@@ -276,8 +311,11 @@ def _lock_tier(pos: Position, bad: _Bad) -> None:
     """``position.lock-tier``."""
     for c in _locked_cells(pos):
         if pos.tiers[c] != 2:
-            bad("position.lock-tier",
-                f"{board.name(c)} is locked but has tier {pos.tiers[c]}; only a tier-2 cell can be locked.", [c])
+            bad(
+                "position.lock-tier",
+                f"{board.name(c)} is locked but has tier {pos.tiers[c]}; only a tier-2 cell can be locked.",
+                [c],
+            )
 
 
 def _lock_count(pos: Position, bad: _Bad) -> None:
@@ -285,10 +323,12 @@ def _lock_count(pos: Position, bad: _Bad) -> None:
     locked, users = _locked_cells(pos), _lock_users(pos)
     if len(locked) != len(users):
         used = " and ".join(users) if users else "no player"
-        bad("position.lock-count",
+        bad(
+            "position.lock-count",
             f"{len(locked)} cell{'s are' if len(locked) != 1 else ' is'} locked but {used} "
             f"{'has' if len(users) == 1 else 'have'} used the Echo-Lock; each Echo-Lock locks exactly one cell.",
-            locked)
+            locked,
+        )
 
 
 def _lock_charges(pos: Position, bad: _Bad) -> None:
@@ -296,8 +336,10 @@ def _lock_charges(pos: Position, bad: _Bad) -> None:
     for who in _lock_users(pos):
         ch = pos.player(who).charges
         if ch > 2:
-            bad("position.lock-charges",
-                f"{who} has used the Echo-Lock but still has {ch} charges; an Echo-Lock spends one, so at most 2 remain.")
+            bad(
+                "position.lock-charges",
+                f"{who} has used the Echo-Lock but still has {ch} charges; an Echo-Lock spends one, so at most 2 remain.",
+            )
 
 
 def _unplaced(pos: Position, bad: _Bad) -> None:
@@ -309,8 +351,7 @@ def _unplaced(pos: Position, bad: _Bad) -> None:
             on_board = pos.stones.count(who)
             if on_board:
                 wrong_fields.append(f"{plural(on_board, 'stone')} on the board")
-            for fname, want in (("reserve", 7), ("charges", 3), ("lowers_left", 6),
-                                ("raises", 0), ("captures", 0)):
+            for fname, want in (("reserve", 7), ("charges", 3), ("lowers_left", 6), ("raises", 0), ("captures", 0)):
                 if getattr(ps, fname) != want:
                     wrong_fields.append(f"{fname} {getattr(ps, fname)} (expected {want})")
             if ps.cooldown:
@@ -318,12 +359,16 @@ def _unplaced(pos: Position, bad: _Bad) -> None:
             if ps.echo_lock_used:
                 wrong_fields.append("the Echo-Lock used")
             if wrong_fields:
-                bad("position.unplaced",
+                bad(
+                    "position.unplaced",
                     f"{who} has not made a first Place yet but has " + ", ".join(wrong_fields) + ".",
-                    pos.stones_of(who) + sorted(ps.cooldown))
+                    pos.stones_of(who) + sorted(ps.cooldown),
+                )
         elif pos.turns_had(who) == 0:
-            bad("position.unplaced",
-                f"{who} has not had a turn yet (half_moves {pos.half_moves}) but has made a first Place.")
+            bad(
+                "position.unplaced",
+                f"{who} has not had a turn yet (half_moves {pos.half_moves}) but has made a first Place.",
+            )
 
 
 def _cooldown(pos: Position, bad: _Bad) -> None:
@@ -332,21 +377,26 @@ def _cooldown(pos: Position, bad: _Bad) -> None:
         ps = pos.player(who)
         if ps.cooldown:
             if who != pos.to_move:
-                bad("position.cooldown",
+                bad(
+                    "position.cooldown",
                     f"{who} has a capture cooldown ({', '.join(board.names(ps.cooldown))}) but is not "
-                    f"the player to move; only the player to move may have one.", ps.cooldown)
+                    f"the player to move; only the player to move may have one.",
+                    ps.cooldown,
+                )
             elif ps.reserve < 1:
-                bad("position.cooldown",
+                bad(
+                    "position.cooldown",
                     f"{who} has a capture cooldown ({', '.join(board.names(ps.cooldown))}) but no stone "
-                    f"in reserve; a captured stone returns to the reserve.", ps.cooldown)
+                    f"in reserve; a captured stone returns to the reserve.",
+                    ps.cooldown,
+                )
 
 
 def _to_move(pos: Position, bad: _Bad) -> None:
     """``position.to-move``."""
     expected = "A" if pos.half_moves % 2 == 0 else "B"
     if pos.to_move != expected:
-        bad("position.to-move",
-            f"half_moves is {pos.half_moves}, so {expected} is to move, not {pos.to_move}.")
+        bad("position.to-move", f"half_moves is {pos.half_moves}, so {expected} is to move, not {pos.to_move}.")
 
 
 def _shape_count(pos: Position, bad: _Bad) -> None:
@@ -356,9 +406,11 @@ def _shape_count(pos: Position, bad: _Bad) -> None:
         shapes = ps.raises + ps.lowers_used
         had = pos.turns_had(who)
         if shapes > had:
-            bad("position.shape-count",
+            bad(
+                "position.shape-count",
                 f"{who} has made {ps.raises} raises and {ps.lowers_used} lowers, {shapes} Shapes, "
-                f"in {plural(had, 'turn')}; a turn has at most one Shape.")
+                f"in {plural(had, 'turn')}; a turn has at most one Shape.",
+            )
 
 
 def _tier_sum(pos: Position, bad: _Bad) -> None:
@@ -367,11 +419,24 @@ def _tier_sum(pos: Position, bad: _Bad) -> None:
     a, b = pos.player("A"), pos.player("B")
     want = a.raises + b.raises - a.lowers_used - b.lowers_used
     if total != want:
-        bad("position.tier-sum",
+        bad(
+            "position.tier-sum",
             f"the tiers add up to {total}, but the raises ({a.raises} + {b.raises}) minus the lowers "
-            f"used ({a.lowers_used} + {b.lowers_used}) give {want}; only a Shape changes a tier.")
+            f"used ({a.lowers_used} + {b.lowers_used}) give {want}; only a Shape changes a tier.",
+        )
 
 
 # Every condition of D-3, in the order D-3 lists them (and the catalogue).
-_CONDITIONS = (_range, _stone_count, _tier, _lock_tier, _lock_count, _lock_charges, _unplaced, _cooldown, _to_move,
-               _shape_count, _tier_sum)
+_CONDITIONS = (
+    _range,
+    _stone_count,
+    _tier,
+    _lock_tier,
+    _lock_count,
+    _lock_charges,
+    _unplaced,
+    _cooldown,
+    _to_move,
+    _shape_count,
+    _tier_sum,
+)

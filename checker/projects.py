@@ -87,8 +87,12 @@ def has_legal_project(pos: Position) -> bool:
         locked, first_place = pos.locked, not pos.mover.placed
         return any(stones[c] is None and not locked[c] and not (first_place and c == CENTRE) for c in board.CELLS)
     me, tiers = pos.to_move, pos.tiers
-    return any(stones[b] is None or (stones[b] != me and tiers[b] < tiers[a])
-               for a in board.CELLS if stones[a] == me for b in NEIGHBOURS[a])
+    return any(
+        stones[b] is None or (stones[b] != me and tiers[b] < tiers[a])
+        for a in board.CELLS
+        if stones[a] == me
+        for b in NEIGHBOURS[a]
+    )
 
 
 def legal_projects(pos: Position) -> list:

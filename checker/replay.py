@@ -14,8 +14,8 @@ game's positions before it are given as ``history``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from checker.ending import GameResult, game_status
 from checker.legality import Verdict, check
@@ -27,22 +27,21 @@ __all__ = ["FirstIllegal", "Replay", "replay"]
 
 @dataclass(frozen=True, slots=True)
 class FirstIllegal:
-    index: int          # 0-based index of the turn in the list
+    index: int  # 0-based index of the turn in the list
     verdict: Verdict
 
 
 @dataclass(frozen=True, slots=True)
 class Replay:
-    checked: int                  # how many turns were checked (up to and including the first illegal one)
-    legal: bool                   # every turn was legal
+    checked: int  # how many turns were checked (up to and including the first illegal one)
+    legal: bool  # every turn was legal
     first_illegal: FirstIllegal | None
-    final: Position               # the position after the last legal turn
-    game: GameResult              # the end of the game, or its state at ``final``
+    final: Position  # the position after the last legal turn
+    game: GameResult  # the end of the game, or its state at ``final``
     verdicts: tuple[Verdict, ...]
 
 
-def replay(turns: Sequence[Turn], start: Position | None = None,
-           history: Iterable[Position] | None = None) -> Replay:
+def replay(turns: Sequence[Turn], start: Position | None = None, history: Iterable[Position] | None = None) -> Replay:
     """Check and apply ``turns`` in order from ``start`` (default: the start
     position), stopping at the first illegal turn."""
     if start is None:
@@ -57,8 +56,9 @@ def replay(turns: Sequence[Turn], start: Position | None = None,
         verdict = check(pos, turn, hist)
         verdicts.append(verdict)
         if not verdict.legal:
-            return Replay(i + 1, False, FirstIllegal(i, verdict), pos,
-                          game or game_status(pos, hist is not None), tuple(verdicts))
+            return Replay(
+                i + 1, False, FirstIllegal(i, verdict), pos, game or game_status(pos, hist is not None), tuple(verdicts)
+            )
         if hist is not None:
             hist.append(pos)
         pos = verdict.outcome.position

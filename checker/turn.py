@@ -26,22 +26,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from checker.board import Cell
 
-__all__ = ["Place", "Move", "Skip", "Project", "ShapeKind", "Shape", "EchoKind", "Echo", "Turn",
-           "RAISE", "LOWER", "CAPTURE", "LOCK"]
+__all__ = [
+    "Place",
+    "Move",
+    "Skip",
+    "Project",
+    "ShapeKind",
+    "Shape",
+    "EchoKind",
+    "Echo",
+    "Turn",
+    "RAISE",
+    "LOWER",
+    "CAPTURE",
+    "LOCK",
+]
 
 
 class ShapeKind(StrEnum):
     """The two Shapes.  A ``StrEnum``: equal to, and written as, its string."""
+
     RAISE = "raise"
     LOWER = "lower"
 
 
 class EchoKind(StrEnum):
     """The two Echoes: Echo-Capture and Echo-Lock."""
+
     CAPTURE = "capture"
     LOCK = "lock"
 
@@ -53,6 +68,7 @@ CAPTURE, LOCK = EchoKind.CAPTURE, EchoKind.LOCK
 @dataclass(frozen=True, slots=True)
 class Place:
     """Step 1: put a reserve stone on ``cell``."""
+
     cell: Cell
     kind = "place"
 
@@ -60,6 +76,7 @@ class Place:
 @dataclass(frozen=True, slots=True)
 class Move:
     """Step 1: step the stone on ``src`` to the neighbouring cell ``dst``."""
+
     src: Cell
     dst: Cell
     kind = "move"
@@ -68,15 +85,17 @@ class Move:
 @dataclass(frozen=True, slots=True)
 class Skip:
     """Step 1: the cooldown skip (RULES §4, D-4): no Project and no Shape."""
+
     kind = "skip"
 
 
-Project = Union[Place, Move, Skip]
+Project = Place | Move | Skip
 
 
 @dataclass(frozen=True, slots=True)
 class Shape:
     """Step 2: ``kind`` is a :class:`ShapeKind` (``'raise'`` or ``'lower'``)."""
+
     kind: ShapeKind
     cell: Cell
 
@@ -88,6 +107,7 @@ class Shape:
 class Echo:
     """Step 3: ``kind`` is an :class:`EchoKind` (``'capture'``: Echo-Capture,
     ``'lock'``: Echo-Lock)."""
+
     kind: EchoKind
     cell: Cell
 

@@ -9,7 +9,7 @@ joined with "and".
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 __all__ = ["plural", "and_list"]
 

@@ -18,21 +18,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from checker.drawing.png import svg_to_png  # noqa: E402
+from checker.drawing.svg import render_svg  # noqa: E402
 from checker.legality import check  # noqa: E402
 from checker.notation import parse_hpn, parse_htn  # noqa: E402
 from checker.position import Position  # noqa: E402
-from checker.drawing.png import svg_to_png  # noqa: E402
-from checker.drawing.svg import render_svg  # noqa: E402
 
 # A mid-game position: A's reserve is empty (so A Moves), A has Echo-Locked c4,
 # B's stone on d4 (Tier 1) has no empty neighbour.
-MIDGAME = ("0000/00A200/001A2A*1B0/001A1B0A00/001A2A1B0/01B2B00/0000 "
-           "A 0:2:5:0:8:PL:- 2:3:6:0:8:P:- 18")
+MIDGAME = "0000/00A200/001A2A*1B0/001A1B0A00/001A2A1B0/01B2B00/0000 A 0:2:5:0:8:PL:- 2:3:6:0:8:P:- 18"
 
 # The same, but B's stone on d5 (Tier 0) touches d4: d4 is not encircled, yet
 # an Echo-Capture weighs d5 like edge (D-10): 1 + 2 + 1 + 1 + 1 + 2 = 8 > 6.
-ECHO = ("0000/00A200/001A2A*1B0/001A1B0B00/001A1A1B0/01B2B0A0/0000 "
-        "A 0:2:5:0:8:PL:- 1:3:6:0:7:P:- 18")
+ECHO = "0000/00A200/001A2A*1B0/001A1B0B00/001A1A1B0/01B2B0A0/0000 A 0:2:5:0:8:PL:- 1:3:6:0:7:P:- 18"
 
 EXAMPLES = {
     "board-start.png": (Position.start(), None),

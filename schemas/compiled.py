@@ -18,7 +18,8 @@ Nested values, fields with their own ``_serialize`` (called per value), and
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from marshmallow import Schema, fields
 from marshmallow.decorators import POST_DUMP, PRE_DUMP
@@ -64,7 +65,7 @@ def _compile(schema_cls: type[Schema]) -> Callable[[Any], dict]:
     if schema_cls in _cache:
         return _cache[schema_cls]
     schema = schema_cls()
-    plan: list[tuple[str, str, str, Any]] = []   # (key, attribute, how, arg)
+    plan: list[tuple[str, str, str, Any]] = []  # (key, attribute, how, arg)
     for name, field in schema.dump_fields.items():
         key = field.data_key or name
         attr = field.attribute or name

@@ -13,8 +13,8 @@ from marshmallow import ValidationError, fields
 from checker import board
 from checker.notation import NotationError
 
-MAX_HPN_LENGTH = 400   # the longest consistent HPN is well under 200 characters
-MAX_HTN_LENGTH = 64    # "c3xc4 -d3 *e5" and some spaces
+MAX_HPN_LENGTH = 400  # the longest consistent HPN is well under 200 characters
+MAX_HTN_LENGTH = 64  # "c3xc4 -d3 *e5" and some spaces
 
 
 class StrictBoolean(fields.Boolean):
@@ -26,8 +26,10 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
-CELL_INDEX: dict[str, int] = {**{n: i for i, n in enumerate(board.NAMES)},
-                              **{n.upper(): i for i, n in enumerate(board.NAMES)}}
+CELL_INDEX: dict[str, int] = {
+    **{n: i for i, n in enumerate(board.NAMES)},
+    **{n.upper(): i for i, n in enumerate(board.NAMES)},
+}
 """Every spelling of a cell name that :func:`checker.board.parse_cell` accepts
 (case-insensitive: ``c3`` and ``C3``), for the quick paths."""
 
@@ -78,11 +80,11 @@ class TextOrObject(fields.Field):
     """A value given as text (parsed by ``parse``) or as a JSON object (loaded
     by ``schema``).  Subclasses name the notation and the text's limit."""
 
-    parse = None          # text -> value; raises NotationError
-    fast = None           # object -> value, or None to let the schema judge (optional)
-    schema = None         # the Schema class for the object form
-    notation = ""         # "HPN" or "HTN", for messages
-    text_kind = ""        # "an HPN string", "an HTN Project token", ...
+    parse = None  # text -> value; raises NotationError
+    fast = None  # object -> value, or None to let the schema judge (optional)
+    schema = None  # the Schema class for the object form
+    notation = ""  # "HPN" or "HTN", for messages
+    text_kind = ""  # "an HPN string", "an HTN Project token", ...
     max_length = 0
 
     @classmethod

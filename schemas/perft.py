@@ -4,29 +4,41 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, post_dump, pre_dump, validate
 
-from checker.version import RULES_VERSION
 from checker.counting import BUDGET
 from checker.notation import position_to_hpn, turn_to_htn
 from checker.position import MAX_HALF_MOVES
-
+from checker.version import RULES_VERSION
 from schemas.fields import StrictBoolean
 from schemas.position import PositionField
 
 MAX_DEPTH = MAX_HALF_MOVES  # no longer sequence exists
 
+
 class PerftRequestSchema(Schema):
     """``POST /v1/perft``: a position, a depth and whether to divide."""
 
-    position = PositionField(required=True, metadata={
-        "description": "A position: the JSON object of the rules reference §11, or an HPN string."})
-    depth = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=MAX_DEPTH), metadata={
-        "description": f"The length of the turn sequences counted, 0–{MAX_DEPTH}. The count may expand at most "
-                       f"{BUDGET:,} positions (each position at ply 0 … depth-1 is expanded once); depth 2 from "
-                       "any position fits, deeper counts only from positions with few turns. Over the budget: "
-                       "422 naming `depth`."})
-    divide = StrictBoolean(load_default=False, metadata={
-        "description": "Also give each legal turn's own count (the counts of its subtree), in the order of "
-                       "POST /v1/legal-turns."})
+    position = PositionField(
+        required=True,
+        metadata={"description": "A position: the JSON object of the rules reference §11, or an HPN string."},
+    )
+    depth = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=0, max=MAX_DEPTH),
+        metadata={
+            "description": f"The length of the turn sequences counted, 0–{MAX_DEPTH}. The count may expand at most "
+            f"{BUDGET:,} positions (each position at ply 0 … depth-1 is expanded once); depth 2 from "
+            "any position fits, deeper counts only from positions with few turns. Over the budget: "
+            "422 naming `depth`."
+        },
+    )
+    divide = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Also give each legal turn's own count (the counts of its subtree), in the order of "
+            "POST /v1/legal-turns."
+        },
+    )
 
 
 class DivideSchema(Schema):
@@ -41,17 +53,27 @@ class PerftSchema(Schema):
     rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
     position = fields.String(required=True, metadata={"description": "The position, HPN."})
     depth = fields.Integer(required=True)
-    nodes = fields.Integer(required=True, metadata={
-        "description": "The number of legal turn sequences of that length; a game-ending turn ends its "
-                       "sequence, and no history is carried (no repetition or threefold)."})
-    divide = fields.List(fields.Nested(DivideSchema), metadata={
-        "description": "With divide: every legal turn and its count; the counts add up to nodes."})
+    nodes = fields.Integer(
+        required=True,
+        metadata={
+            "description": "The number of legal turn sequences of that length; a game-ending turn ends its "
+            "sequence, and no history is carried (no repetition or threefold)."
+        },
+    )
+    divide = fields.List(
+        fields.Nested(DivideSchema),
+        metadata={"description": "With divide: every legal turn and its count; the counts add up to nodes."},
+    )
 
     @pre_dump
     def _from_count(self, count, **kwargs):
         pos, divide = count.position, count.divide
-        return {"position": position_to_hpn(pos), "depth": count.depth, "nodes": count.nodes,
-                "divide": None if divide is None else [{"turn": turn_to_htn(t, pos), "nodes": n} for t, n in divide]}
+        return {
+            "position": position_to_hpn(pos),
+            "depth": count.depth,
+            "nodes": count.nodes,
+            "divide": None if divide is None else [{"turn": turn_to_htn(t, pos), "nodes": n} for t, n in divide],
+        }
 
     @post_dump
     def _omit_divide(self, data, **kwargs):

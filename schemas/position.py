@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import functools
 
-from marshmallow import Schema, ValidationError, fields, post_dump, post_load, validates_schema, validate
+from marshmallow import Schema, ValidationError, fields, post_dump, post_load, validate, validates_schema
 
 from checker import board
 from checker.notation import parse_hpn
 from checker.position import PlayerState, Position
-
 from schemas.fields import CELL_INDEX, MAX_HPN_LENGTH, CellListField, StrictBoolean, TextOrObject
 
 
@@ -40,10 +39,16 @@ class PlayerSchema(Schema):
     raises = fields.Integer(strict=True, required=True)
     placed = StrictBoolean(required=True)
     echo_lock_used = StrictBoolean(required=True)
-    cooldown = CellListField(load_default=frozenset, metadata={
-        "type": "array", "items": {"type": "string", "example": "c3"}, "maxItems": board.CELL_COUNT,
-        "description": "Cells where this player's stones were captured since their last Place; "
-                       "no repeats, any order on input, board order on output."})
+    cooldown = CellListField(
+        load_default=frozenset,
+        metadata={
+            "type": "array",
+            "items": {"type": "string", "example": "c3"},
+            "maxItems": board.CELL_COUNT,
+            "description": "Cells where this player's stones were captured since their last Place; "
+            "no repeats, any order on input, board order on output.",
+        },
+    )
 
     @post_load
     def _make(self, data, **kwargs):
@@ -60,11 +65,15 @@ class PositionObjectSchema(Schema):
 
     to_move = fields.String(required=True, validate=validate.OneOf(["A", "B"]))
     half_moves = fields.Integer(strict=True, required=True)
-    cells = fields.Dict(keys=fields.String(validate=validate.Length(max=4)),
-                        values=fields.Nested(CellStateSchema), load_default=dict,
-                        metadata={"maxProperties": board.CELL_COUNT,
-                                  "description": "Cell name → its state; cells not listed are tier 0, "
-                                                 "empty and unlocked."})
+    cells = fields.Dict(
+        keys=fields.String(validate=validate.Length(max=4)),
+        values=fields.Nested(CellStateSchema),
+        load_default=dict,
+        metadata={
+            "maxProperties": board.CELL_COUNT,
+            "description": "Cell name → its state; cells not listed are tier 0, empty and unlocked.",
+        },
+    )
     players = fields.Nested(PlayersSchema, required=True)
 
     @validates_schema
@@ -88,8 +97,14 @@ class PositionObjectSchema(Schema):
         for name, cell in data["cells"].items():
             c = board.parse_cell(name)
             tiers[c], stones[c], locked[c] = cell["tier"], cell["stone"], cell["locked"]
-        return Position(tiers, stones, locked, data["to_move"], data["half_moves"],
-                        {"A": data["players"]["A"], "B": data["players"]["B"]})
+        return Position(
+            tiers,
+            stones,
+            locked,
+            data["to_move"],
+            data["half_moves"],
+            {"A": data["players"]["A"], "B": data["players"]["B"]},
+        )
 
 
 _PLAYER_INTS = ("reserve", "charges", "lowers_left", "captures", "raises")
@@ -112,8 +127,16 @@ def _fast_player(p) -> PlayerState | None:
     cooldown = frozenset(CELL_INDEX.get(n) if type(n) is str else None for n in names)
     if None in cooldown or len(cooldown) != len(names):
         return None
-    return PlayerState(p["reserve"], p["charges"], p["lowers_left"], p["captures"], p["raises"],
-                       p["placed"], p["echo_lock_used"], cooldown)
+    return PlayerState(
+        p["reserve"],
+        p["charges"],
+        p["lowers_left"],
+        p["captures"],
+        p["raises"],
+        p["placed"],
+        p["echo_lock_used"],
+        cooldown,
+    )
 
 
 def fast_position(value) -> Position | None:
@@ -142,7 +165,7 @@ def fast_position(value) -> Position | None:
             return None
         tiers[c], stones[c], locked[c] = tier, stone, lock
     if len(cells) > 1 and len({CELL_INDEX[name] for name in cells}) != len(cells):
-        return None     # a cell named twice, in two cases: the schema words it
+        return None  # a cell named twice, in two cases: the schema words it
     a, b = _fast_player(players["A"]), _fast_player(players["B"])
     if a is None or b is None:
         return None

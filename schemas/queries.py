@@ -11,9 +11,8 @@ from __future__ import annotations
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from checker import board
-from checker.notation import NotationError, parse_htn, split_turns
 from checker.drawing.png import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
-
+from checker.notation import NotationError, parse_htn, split_turns
 from schemas.fields import MAX_HTN_LENGTH, distinct_cells
 from schemas.position import PositionField
 from schemas.requests import MAX_REPLAY
@@ -60,8 +59,10 @@ class TurnListField(fields.Field):
 
 
 def _embed():
-    return fields.Boolean(load_default=False, metadata={
-        "description": "1: the page without its header and footer, to be framed by an allowed origin."})
+    return fields.Boolean(
+        load_default=False,
+        metadata={"description": "1: the page without its header and footer, to be framed by an allowed origin."},
+    )
 
 
 class RenderQuerySchema(Schema):
@@ -71,13 +72,22 @@ class RenderQuerySchema(Schema):
         unknown = EXCLUDE
 
     position = PositionField(required=True, metadata=_HPN_DOC)
-    turn = TurnField(load_default=None, metadata={
-        **_HTN_DOC, "description": "A turn whose verdict is drawn, as POST /v1/render draws it."})
-    highlight = CellCsvField(load_default=frozenset, metadata={
-        "type": "string", "example": "c3,d4", "description": "Cells to highlight, separated by commas."})
-    size = fields.Integer(load_default=DEFAULT_WIDTH, validate=validate.Range(MIN_WIDTH, MAX_WIDTH), metadata={
-        "description": f"The PNG's width in px, {MIN_WIDTH} to {MAX_WIDTH} (default {DEFAULT_WIDTH}); "
-                       "the SVG is 400 px wide and scales."})
+    turn = TurnField(
+        load_default=None,
+        metadata={**_HTN_DOC, "description": "A turn whose verdict is drawn, as POST /v1/render draws it."},
+    )
+    highlight = CellCsvField(
+        load_default=frozenset,
+        metadata={"type": "string", "example": "c3,d4", "description": "Cells to highlight, separated by commas."},
+    )
+    size = fields.Integer(
+        load_default=DEFAULT_WIDTH,
+        validate=validate.Range(MIN_WIDTH, MAX_WIDTH),
+        metadata={
+            "description": f"The PNG's width in px, {MIN_WIDTH} to {MAX_WIDTH} (default {DEFAULT_WIDTH}); "
+            "the SVG is 400 px wide and scales."
+        },
+    )
 
 
 class CheckPageQuerySchema(Schema):
@@ -97,12 +107,22 @@ class GamePageQuerySchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    turns = TurnListField(required=True, metadata={
-        "type": "string", "example": "c3 +d4;e5 +d4",
-        "description": f"The game's turns in HTN, separated by ';', from the start position (at most "
-                       f"{MAX_REPLAY}; move numbers such as '1.' are allowed)."})
-    at = fields.Integer(load_default=None, validate=validate.Range(min=1), metadata={
-        "description": "The turn to open, 1 for the first: the board before it, with its verdict. One more "
-                       "than the number of turns opens the final position. Default: the first illegal turn, "
-                       "or the final position."})
+    turns = TurnListField(
+        required=True,
+        metadata={
+            "type": "string",
+            "example": "c3 +d4;e5 +d4",
+            "description": f"The game's turns in HTN, separated by ';', from the start position (at most "
+            f"{MAX_REPLAY}; move numbers such as '1.' are allowed).",
+        },
+    )
+    at = fields.Integer(
+        load_default=None,
+        validate=validate.Range(min=1),
+        metadata={
+            "description": "The turn to open, 1 for the first: the board before it, with its verdict. One more "
+            "than the number of turns opens the final position. Default: the first illegal turn, "
+            "or the final position."
+        },
+    )
     embed = _embed()

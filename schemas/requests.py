@@ -7,26 +7,32 @@ from marshmallow import Schema, fields, validate
 
 from checker.notation import NotationError, parse_htn
 from checker.position import MAX_HALF_MOVES
-
 from schemas.fields import MAX_HPN_LENGTH, MAX_HTN_LENGTH, CellListField
 from schemas.position import PositionField, cached_hpn, fast_position
 from schemas.turn import ProjectFilterField, ShapeFilterField, TurnField, TurnForm, fast_turn
 
-MAX_HISTORY = MAX_HALF_MOVES      # a game has no more earlier positions than half-moves
+MAX_HISTORY = MAX_HALF_MOVES  # a game has no more earlier positions than half-moves
 MAX_BATCH = 1000
 MAX_REPLAY = MAX_HALF_MOVES
 
 _POSITION_DOC = {"description": "A position: the JSON object of the rules reference §11, or an HPN string."}
 _TURN_DOC = {"description": "A turn: the JSON object of the rules reference §11, or an HTN string."}
-_HISTORY_DOC = {"description": "The game's earlier positions, oldest first (the start position first), not "
-                               "including the position the turn is played from; each a JSON position or an HPN "
-                               "string. Without it repetition and threefold are reported as not evaluated; an "
-                               "empty list is a history and is evaluated."}
+_HISTORY_DOC = {
+    "description": "The game's earlier positions, oldest first (the start position first), not "
+    "including the position the turn is played from; each a JSON position or an HPN "
+    "string. Without it repetition and threefold are reported as not evaluated; an "
+    "empty list is a history and is evaluated."
+}
 
 
 def _history():
-    return fields.List(PositionField(metadata=_POSITION_DOC), load_default=None, allow_none=True,
-                       validate=validate.Length(max=MAX_HISTORY), metadata=_HISTORY_DOC)
+    return fields.List(
+        PositionField(metadata=_POSITION_DOC),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=MAX_HISTORY),
+        metadata=_HISTORY_DOC,
+    )
 
 
 _MISSING = object()
@@ -101,14 +107,27 @@ class LegalTurnsRequestSchema(Schema):
 
     position = PositionField(required=True, metadata=_POSITION_DOC)
     history = _history()
-    project = ProjectFilterField(load_default=None, allow_none=True, metadata={
-        "description": "Only turns beginning with this Project: a JSON Project or an HTN token "
-                       "(c3, c3-c4, skip)."})
-    shape = ShapeFilterField(load_default=None, allow_none=True, metadata={
-        "description": "With project: only turns with this Shape: a JSON Shape or an HTN token (+d4, -d4)."})
-    form = fields.Enum(TurnForm, by_value=True, load_default=TurnForm.OBJECTS, metadata={
-        "description": "How each turn is written: objects ({htn, turn}, the default) or htn (the HTN string only, "
-                       "about a tenth of the bytes)."})
+    project = ProjectFilterField(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "Only turns beginning with this Project: a JSON Project or an HTN token (c3, c3-c4, skip)."
+        },
+    )
+    shape = ShapeFilterField(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "With project: only turns with this Shape: a JSON Shape or an HTN token (+d4, -d4)."},
+    )
+    form = fields.Enum(
+        TurnForm,
+        by_value=True,
+        load_default=TurnForm.OBJECTS,
+        metadata={
+            "description": "How each turn is written: objects ({htn, turn}, the default) or htn (the HTN string only, "
+            "about a tenth of the bytes)."
+        },
+    )
 
 
 class ValidateRequestSchema(Schema):
@@ -120,35 +139,64 @@ class ValidateRequestSchema(Schema):
 class ReplayRequestSchema(Schema):
     """``POST /v1/replay``: turns checked and applied in order from ``start``."""
 
-    turns = fields.List(TurnField(metadata=_TURN_DOC), required=True,
-                        validate=validate.Length(max=MAX_REPLAY),
-                        metadata={"description": f"At most {MAX_REPLAY} turns (a game has at most {MAX_HALF_MOVES} half-moves)."})
-    start = PositionField(load_default=None, allow_none=True, metadata={
-        "description": "The position to start from (JSON or HPN); default: the start position."})
-    history = fields.List(PositionField(metadata=_POSITION_DOC), load_default=None, allow_none=True,
-                          validate=validate.Length(max=MAX_HISTORY), metadata={
-                              "description": "The game's positions before `start`, oldest first. From the start "
-                                             "position the history is known (empty); from another `start` "
-                                             "without it, repetition and threefold are not evaluated."})
+    turns = fields.List(
+        TurnField(metadata=_TURN_DOC),
+        required=True,
+        validate=validate.Length(max=MAX_REPLAY),
+        metadata={"description": f"At most {MAX_REPLAY} turns (a game has at most {MAX_HALF_MOVES} half-moves)."},
+    )
+    start = PositionField(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "The position to start from (JSON or HPN); default: the start position."},
+    )
+    history = fields.List(
+        PositionField(metadata=_POSITION_DOC),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=MAX_HISTORY),
+        metadata={
+            "description": "The game's positions before `start`, oldest first. From the start "
+            "position the history is known (empty); from another `start` "
+            "without it, repetition and threefold are not evaluated."
+        },
+    )
 
 
 class BatchRequestSchema(Schema):
     """``POST /v1/check/batch``: independent checks, answered in order."""
 
-    items = fields.List(fields.Raw(metadata={"description": "A check request {position, turn, history?}; "
-                                                            "a malformed item gets its own Problem."}),
-                        required=True, validate=validate.Length(max=MAX_BATCH),
-                        metadata={"description": f"At most {MAX_BATCH} items."})
+    items = fields.List(
+        fields.Raw(
+            metadata={
+                "description": "A check request {position, turn, history?}; a malformed item gets its own Problem."
+            }
+        ),
+        required=True,
+        validate=validate.Length(max=MAX_BATCH),
+        metadata={"description": f"At most {MAX_BATCH} items."},
+    )
 
 
 class RenderRequestSchema(Schema):
     """``POST /v1/render``: a picture of a position, optionally with a turn's verdict."""
 
     position = PositionField(required=True, metadata=_POSITION_DOC)
-    highlight = CellListField(load_default=frozenset, metadata={
-        "type": "array", "items": {"type": "string", "example": "c3"}, "maxItems": 37,
-        "description": "Cells to highlight."})
-    turn = TurnField(load_default=None, allow_none=True, metadata={
-        "description": "A turn to draw the verdict of: the cells its failing checks name are highlighted and "
-                       "its Project, Shape and Echo are marked."})
+    highlight = CellListField(
+        load_default=frozenset,
+        metadata={
+            "type": "array",
+            "items": {"type": "string", "example": "c3"},
+            "maxItems": 37,
+            "description": "Cells to highlight.",
+        },
+    )
+    turn = TurnField(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "A turn to draw the verdict of: the cells its failing checks name are highlighted and "
+            "its Project, Shape and Echo are marked."
+        },
+    )
     history = _history()

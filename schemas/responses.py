@@ -6,10 +6,9 @@ from __future__ import annotations
 from marshmallow import Schema, fields, pre_dump
 
 from checker import board
-from checker.version import RULES_VERSION
 from checker.catalogue import Kind
 from checker.notation import NotationError, position_to_hpn, turn_to_htn
-
+from checker.version import RULES_VERSION
 from schemas.position import PositionObjectSchema
 from schemas.turn import TurnForm, turn_to_json
 
@@ -37,15 +36,24 @@ _NAMES = board.NAMES
 class PositionOutSchema(PositionObjectSchema):
     """A position as output: only the cells that differ from tier 0, no stone, unlocked."""
 
-    cells = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True, metadata={
-        "additionalProperties": {"$ref": "#/components/schemas/CellState"},
-        "description": "Exactly the cells that differ from tier 0, no stone, unlocked."})
+    cells = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(),
+        required=True,
+        metadata={
+            "additionalProperties": {"$ref": "#/components/schemas/CellState"},
+            "description": "Exactly the cells that differ from tier 0, no stone, unlocked.",
+        },
+    )
 
     @pre_dump
     def _from_position(self, pos, **kwargs):
         # The cell dicts of _CELL_OUT are shared between answers: read-only, written out at once.
-        cells = {_NAMES[c]: _CELL_OUT.get(key) or _cell_out(*key)
-                 for c, key in enumerate(zip(pos.tiers, pos.stones, pos.locked)) if key != _EMPTY}
+        cells = {
+            _NAMES[c]: _CELL_OUT.get(key) or _cell_out(*key)
+            for c, key in enumerate(zip(pos.tiers, pos.stones, pos.locked))
+            if key != _EMPTY
+        }
         return {"to_move": pos.to_move, "half_moves": pos.half_moves, "cells": cells, "players": pos.players}
 
 
@@ -56,15 +64,21 @@ class CheckSchema(Schema):
     cells = fields.List(fields.String(), required=True)
     message = fields.String(required=True)
     more = fields.String(required=True, metadata={"format": "uri", "description": "The published rule."})
-    rule_url = fields.String(required=True, metadata={
-        "example": "/rules#place.opening-restriction", "description": "The service's own text of the rule."})
+    rule_url = fields.String(
+        required=True,
+        metadata={"example": "/rules#place.opening-restriction", "description": "The service's own text of the rule."},
+    )
 
 
 class TermSchema(Schema):
-    kind = fields.String(required=True, metadata={
-        "enum": ["stone", "edge", "wall"],
-        "description": "stone: a mover's neighbouring stone, counting its tier; edge: a slot past the board "
-                       "edge, counting tier + 1; wall: an enemy neighbour counting like edge (Echo-Capture)."})
+    kind = fields.String(
+        required=True,
+        metadata={
+            "enum": ["stone", "edge", "wall"],
+            "description": "stone: a mover's neighbouring stone, counting its tier; edge: a slot past the board "
+            "edge, counting tier + 1; wall: an enemy neighbour counting like edge (Echo-Capture).",
+        },
+    )
     value = fields.Integer(required=True)
     cell = fields.String(allow_none=True, required=True)
 
@@ -79,15 +93,24 @@ class WeighingSchema(Schema):
     threshold = fields.Integer(required=True, metadata={"description": "6 × tier; captured when sum > threshold"})
     captured = fields.Boolean(required=True)
     message = fields.String(required=True)
-    rule_url = fields.String(required=True, metadata={
-        "example": "/rules#capture.encirclement", "description": "The service's own text of the capture check."})
+    rule_url = fields.String(
+        required=True,
+        metadata={
+            "example": "/rules#capture.encirclement",
+            "description": "The service's own text of the capture check.",
+        },
+    )
 
 
 class EventSchema(Schema):
-    type = fields.String(required=True, metadata={
-        "enum": ["capture", "lock", "cooldown_set", "cooldown_cleared", "first_place"]})
-    kind = fields.String(allow_none=True, required=True, metadata={
-        "enum": ["move", "encirclement", "echo", None], "description": "The kind of a capture."})
+    type = fields.String(
+        required=True, metadata={"enum": ["capture", "lock", "cooldown_set", "cooldown_cleared", "first_place"]}
+    )
+    kind = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"enum": ["move", "encirclement", "echo", None], "description": "The kind of a capture."},
+    )
     player = fields.String(required=True)
     cells = fields.List(fields.String(), required=True)
     message = fields.String(required=True)
@@ -109,15 +132,23 @@ class TiebreakSchema(Schema):
 class GameSchema(Schema):
     over = fields.Boolean(required=True)
     result = fields.String(allow_none=True, required=True, metadata={"enum": ["A", "B", "draw", None]})
-    reason = fields.String(allow_none=True, required=True, metadata={
-        "enum": ["takeover", "network", "strangle", "repetition", "threefold", "tiebreak", None]})
+    reason = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"enum": ["takeover", "network", "strangle", "repetition", "threefold", "tiebreak", None]},
+    )
     message = fields.String(required=True)
     repetition = fields.String(required=True, metadata={"enum": ["evaluated", "not_evaluated"]})
     tiebreak = fields.Nested(TiebreakSchema, allow_none=True, required=True)
     more = fields.String(allow_none=True, required=True, metadata={"description": "The published rule."})
-    rule_url = fields.String(allow_none=True, required=True, metadata={
-        "example": "/rules#end.takeover",
-        "description": "The service's own text of the reason the game ended; null while it goes on."})
+    rule_url = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={
+            "example": "/rules#end.takeover",
+            "description": "The service's own text of the reason the game ended; null while it goes on.",
+        },
+    )
 
 
 class OutcomeSchema(Schema):
@@ -136,8 +167,12 @@ class VerdictSchema(Schema):
     summary = fields.String(required=True)
     violations = fields.List(fields.String(), required=True)
     checks = fields.List(fields.Nested(CheckSchema), required=True)
-    outcome = fields.Nested(OutcomeSchema, allow_none=True, required=True, metadata={
-        "description": "Present (not null) exactly when the turn is legal."})
+    outcome = fields.Nested(
+        OutcomeSchema,
+        allow_none=True,
+        required=True,
+        metadata={"description": "Present (not null) exactly when the turn is legal."},
+    )
 
 
 class TurnOutSchema(Schema):
@@ -161,16 +196,22 @@ class LegalTurnsSchema(Schema):
 
     rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
     count = fields.Integer(required=True)
-    turns = TurnListField(required=True, metadata={
-        "description": "Each legal turn as {htn, turn} (form objects, the default) or as its HTN string (form htn)."})
+    turns = TurnListField(
+        required=True,
+        metadata={
+            "description": "Each legal turn as {htn, turn} (form objects, the default) or as its HTN string (form htn)."
+        },
+    )
 
     @pre_dump
     def _from_turns(self, data, **kwargs):
         position, turns, form = data
         if form is TurnForm.HTN:
             return {"count": len(turns), "turns": [turn_to_htn(t, position) for t in turns]}
-        return {"count": len(turns),
-                "turns": [{"htn": turn_to_htn(t, position), "turn": turn_to_json(t)} for t in turns]}
+        return {
+            "count": len(turns),
+            "turns": [{"htn": turn_to_htn(t, position), "turn": turn_to_json(t)} for t in turns],
+        }
 
 
 class StatusSchema(Schema):
@@ -187,12 +228,21 @@ class ValidationSchema(Schema):
 
     rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
     consistent = fields.Boolean(required=True)
-    hpn = fields.String(allow_none=True, required=True, metadata={
-        "description": "The position in HPN; null when HPN cannot express it (a tier outside 0–2 or a "
-                       "negative counter)."})
+    hpn = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "The position in HPN; null when HPN cannot express it (a tier outside 0–2 or a "
+            "negative counter)."
+        },
+    )
     checks = fields.List(fields.Nested(CheckSchema), required=True)
-    status = fields.Nested(StatusSchema, allow_none=True, required=True, metadata={
-        "description": "The position's state; null when the position is not consistent."})
+    status = fields.Nested(
+        StatusSchema,
+        allow_none=True,
+        required=True,
+        metadata={"description": "The position's state; null when the position is not consistent."},
+    )
 
     @pre_dump
     def _from_validation(self, v, **kwargs):
@@ -202,8 +252,14 @@ class ValidationSchema(Schema):
             hpn = None  # a tier outside 0–2 or a negative counter has no HPN
         status = None
         if v.consistent:
-            status = {"to_move": v.position.to_move, "game_over": v.game.over, "reason": v.game.reason,
-                      "message": v.game.message, "cooldown_skip": v.cooldown_skip, "legal_turns": v.legal_turns}
+            status = {
+                "to_move": v.position.to_move,
+                "game_over": v.game.over,
+                "reason": v.game.reason,
+                "message": v.game.message,
+                "cooldown_skip": v.cooldown_skip,
+                "legal_turns": v.legal_turns,
+            }
         return {"consistent": v.consistent, "hpn": hpn, "checks": v.checks, "status": status}
 
 
@@ -230,28 +286,40 @@ class ReplaySchema(Schema):
     checked = fields.Integer(required=True, metadata={"description": "Turns checked, up to the first illegal one."})
     legal = fields.Boolean(required=True, metadata={"description": "Every turn was legal."})
     first_illegal = fields.Nested(FirstIllegalSchema, allow_none=True, required=True)
-    final = fields.Nested(PositionWithHpnSchema, required=True, metadata={
-        "description": "The position after the last legal turn."})
-    game = fields.Nested(GameSchema, required=True, metadata={
-        "description": "How the game ended, or its state in the final position."})
+    final = fields.Nested(
+        PositionWithHpnSchema, required=True, metadata={"description": "The position after the last legal turn."}
+    )
+    game = fields.Nested(
+        GameSchema, required=True, metadata={"description": "How the game ended, or its state in the final position."}
+    )
 
 
 class RuleSchema(Schema):
     """One entry of the rules reference (checker.catalogue)."""
 
     id = fields.String(required=True, metadata={"example": "place.cooldown"})
-    kind = fields.String(required=True, metadata={
-        "enum": [k.value for k in Kind],
-        "description": "rule: a rule id a check names; capture: a kind of capture; end: an end-of-game reason; "
-                       "decision: a decided reading D-n."})
-    step = fields.String(required=True, metadata={
-        "description": "The step label of a rule id; for the other kinds where the entry belongs (Capture check, "
-                       "End of the game, Decided reading)."})
+    kind = fields.String(
+        required=True,
+        metadata={
+            "enum": [k.value for k in Kind],
+            "description": "rule: a rule id a check names; capture: a kind of capture; end: an end-of-game reason; "
+            "decision: a decided reading D-n.",
+        },
+    )
+    step = fields.String(
+        required=True,
+        metadata={
+            "description": "The step label of a rule id; for the other kinds where the entry belongs (Capture check, "
+            "End of the game, Decided reading)."
+        },
+    )
     title = fields.String(required=True)
     text = fields.String(required=True, metadata={"description": "The entry's full text."})
     more = fields.String(required=True, metadata={"description": "The published page."})
-    rule_url = fields.String(required=True, metadata={"example": "/rules#place.cooldown",
-                                                      "description": "The entry on the service's rules page."})
+    rule_url = fields.String(
+        required=True,
+        metadata={"example": "/rules#place.cooldown", "description": "The entry on the service's rules page."},
+    )
     source = fields.String(required=True, metadata={"enum": ["rule", "decided"]})
     decision = fields.String(allow_none=True, required=True)
 
@@ -290,6 +358,9 @@ class BatchSchema(Schema):
     """``POST /v1/check/batch``: one Verdict or Problem per item, in order."""
 
     rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
-    results = fields.List(fields.Raw(metadata={"oneOf": [{"$ref": "#/components/schemas/Verdict"},
-                                                         {"$ref": "#/components/schemas/Problem"}]}),
-                          required=True)
+    results = fields.List(
+        fields.Raw(
+            metadata={"oneOf": [{"$ref": "#/components/schemas/Verdict"}, {"$ref": "#/components/schemas/Problem"}]}
+        ),
+        required=True,
+    )

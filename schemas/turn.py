@@ -17,7 +17,6 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from checker import board
 from checker.notation import parse_htn, parse_project, parse_shape
 from checker.turn import Echo, EchoKind, Move, Place, Shape, ShapeKind, Skip, Turn
-
 from schemas.fields import CELL_INDEX, MAX_HTN_LENGTH, CellField, TextOrObject
 
 _CELL_DOC = {"type": "string", "example": "c3", "description": "A cell name, a1 … g7."}
@@ -90,8 +89,11 @@ class TurnObjectSchema(Schema):
         return Turn(data["project"], data["shape"], data["echo"])
 
 
-_PROJECT_KEYS = {"place": frozenset(("kind", "cell")), "move": frozenset(("kind", "from", "to")),
-                 "skip": frozenset(("kind",))}
+_PROJECT_KEYS = {
+    "place": frozenset(("kind", "cell")),
+    "move": frozenset(("kind", "from", "to")),
+    "skip": frozenset(("kind",)),
+}
 _STEP_KEYS = frozenset(("kind", "cell"))
 _TURN_KEYS = frozenset(("project", "shape", "echo"))
 _SHAPE_KINDS = {"raise": ShapeKind.RAISE, "lower": ShapeKind.LOWER}
@@ -180,8 +182,8 @@ class ShapeFilterField(TextOrObject):
 class TurnForm(StrEnum):
     """How a list of turns is written (``POST /v1/legal-turns``, ``form``)."""
 
-    OBJECTS = "objects"   # each turn {"htn": ..., "turn": {...}}: the default
-    HTN = "htn"           # each turn its HTN string only, about a tenth of the bytes
+    OBJECTS = "objects"  # each turn {"htn": ..., "turn": {...}}: the default
+    HTN = "htn"  # each turn its HTN string only, about a tenth of the bytes
 
 
 def project_to_json(project) -> dict:
@@ -195,6 +197,8 @@ def project_to_json(project) -> dict:
 def turn_to_json(turn: Turn) -> dict:
     """The JSON form of a turn (the rules reference §11); ``shape`` and ``echo`` are null when absent."""
     s, e = turn.shape, turn.echo
-    return {"project": project_to_json(turn.project),
-            "shape": None if s is None else {"kind": s.kind, "cell": board.name(s.cell)},
-            "echo": None if e is None else {"kind": e.kind, "cell": board.name(e.cell)}}
+    return {
+        "project": project_to_json(turn.project),
+        "shape": None if s is None else {"kind": s.kind, "cell": board.name(s.cell)},
+        "echo": None if e is None else {"kind": e.kind, "cell": board.name(e.cell)},
+    }

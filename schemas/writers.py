@@ -20,11 +20,10 @@ from __future__ import annotations
 import orjson
 
 from checker import board
-from checker.version import RULES_VERSION
-from checker.notation import echo_to_htn, project_to_htn, shape_to_htn
 from checker.generate import CAPTURES, LOCKS, LOWERS, RAISES
+from checker.notation import echo_to_htn, project_to_htn, shape_to_htn
 from checker.turn import Shape
-
+from checker.version import RULES_VERSION
 from schemas.turn import TurnForm, project_to_json
 
 __all__ = ["legal_turns_json"]
@@ -37,7 +36,7 @@ def _step_parts(step) -> tuple[bytes, bytes]:
 
 
 _NONE = (b"", b"null")
-_INTERNED = (*RAISES, *LOWERS, *CAPTURES, *LOCKS)     # alive as long as the process: their ids stay theirs
+_INTERNED = (*RAISES, *LOWERS, *CAPTURES, *LOCKS)  # alive as long as the process: their ids stay theirs
 _BY_ID: dict[int, tuple[bytes, bytes]] = {id(step): _step_parts(step) for step in _INTERNED}
 _BY_ID[id(None)] = _NONE
 
@@ -66,7 +65,7 @@ def legal_turns_json(answer) -> bytes:
     for project, shape, echo in turns:
         if project is not last_project:
             last_project, last_shape = project, object()
-            p_htn = project_to_htn(project, position).encode()    # HTN is ASCII: its JSON string needs no escape
+            p_htn = project_to_htn(project, position).encode()  # HTN is ASCII: its JSON string needs no escape
             p_json = orjson.dumps(project_to_json(project))
         if shape is not last_shape:
             last_shape = shape
@@ -82,6 +81,6 @@ def legal_turns_json(answer) -> bytes:
         else:
             add((head, e_htn, b'",'))
     if turns:
-        pieces[-1] = pieces[-1][:-1]      # no comma after the last turn
+        pieces[-1] = pieces[-1][:-1]  # no comma after the last turn
     pieces.append(b"]}")
     return b"".join(pieces)

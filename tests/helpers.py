@@ -20,19 +20,45 @@ from checker.position import PlayerState, Position
 # which the tests check against them): those ``check`` reports for a turn, in
 # turn order, and the position.* conditions of D-3.
 TURN_RULES = (
-    "game.over", "project.skip",
-    "place.reserve", "place.empty", "place.unlocked", "place.opening-restriction", "place.cooldown",
-    "move.reserve-empty", "move.own-stone", "move.adjacent", "move.destination",
-    "shape.range", "shape.unlocked", "shape.tier-limit", "shape.lowering-budget", "shape.mandate",
+    "game.over",
+    "project.skip",
+    "place.reserve",
+    "place.empty",
+    "place.unlocked",
+    "place.opening-restriction",
+    "place.cooldown",
+    "move.reserve-empty",
+    "move.own-stone",
+    "move.adjacent",
+    "move.destination",
+    "shape.range",
+    "shape.unlocked",
+    "shape.tier-limit",
+    "shape.lowering-budget",
+    "shape.mandate",
     "shape.skipped",
     "echo.charge",
-    "echo-capture.enemy", "echo-capture.sealed", "echo-capture.tier", "echo-capture.contact",
-    "echo-lock.once", "echo-lock.own-stone", "echo-lock.tier", "echo-lock.unlocked",
+    "echo-capture.enemy",
+    "echo-capture.sealed",
+    "echo-capture.tier",
+    "echo-capture.contact",
+    "echo-lock.once",
+    "echo-lock.own-stone",
+    "echo-lock.tier",
+    "echo-lock.unlocked",
 )
 POSITION_RULES = (
-    "position.range", "position.stone-count", "position.tier", "position.lock-tier", "position.lock-count",
-    "position.lock-charges", "position.unplaced", "position.cooldown", "position.to-move",
-    "position.shape-count", "position.tier-sum",
+    "position.range",
+    "position.stone-count",
+    "position.tier",
+    "position.lock-tier",
+    "position.lock-count",
+    "position.lock-charges",
+    "position.unplaced",
+    "position.cooldown",
+    "position.to-move",
+    "position.shape-count",
+    "position.tier-sum",
 )
 
 START_HPN = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
@@ -53,8 +79,14 @@ def C(name: str) -> int:
     return board.parse_cell(name)
 
 
-def build(cells: dict[str, str] | None = None, to_move: str = "A", half_moves: int | None = None,
-          A: dict | None = None, B: dict | None = None, check: bool = True) -> Position:
+def build(
+    cells: dict[str, str] | None = None,
+    to_move: str = "A",
+    half_moves: int | None = None,
+    A: dict | None = None,
+    B: dict | None = None,
+    check: bool = True,
+) -> Position:
     """A position from ``{"c3": "1A", "d4": "2B*", "e5": "2"}`` (tier digit,
     optional stone, optional ``*`` lock).  Player fields given in ``A`` / ``B``
     win; the rest are derived so the position is consistent.  With
@@ -93,8 +125,14 @@ def build(cells: dict[str, str] | None = None, to_move: str = "A", half_moves: i
         fields["B"]["raises"] = max(0, need - fields["A"]["raises"])
     if half_moves is None:
         shapes = {w: fields[w]["raises"] + 6 - fields[w]["lowers_left"] for w in ("A", "B")}
-        played = {w: max(shapes[w], 7 - fields[w]["reserve"] if stones.count(w) else 0,
-                         1 if fields[w].get("placed") or stones.count(w) else 0) for w in ("A", "B")}
+        played = {
+            w: max(
+                shapes[w],
+                7 - fields[w]["reserve"] if stones.count(w) else 0,
+                1 if fields[w].get("placed") or stones.count(w) else 0,
+            )
+            for w in ("A", "B")
+        }
         # A has had ceil(h/2) turns, B floor(h/2)
         h = max(2 * played["A"] - 1, 2 * played["B"], 0)
         if (h % 2 == 0) != (to_move == "A"):
@@ -102,11 +140,18 @@ def build(cells: dict[str, str] | None = None, to_move: str = "A", half_moves: i
         half_moves = h
     for who in ("A", "B"):
         f = fields[who]
-        f.setdefault("placed", stones.count(who) > 0 or (who == "A" and half_moves > 0 and f["reserve"] < 7)
-                     or f["raises"] > 0 or f["lowers_left"] < 6 or f["captures"] > 0
-                     or bool(f["cooldown"]) or f["echo_lock_used"] or f["reserve"] < 7)
-    pos = Position(tiers, stones, locked, to_move, half_moves,
-                   {w: PlayerState(**fields[w]) for w in ("A", "B")})
+        f.setdefault(
+            "placed",
+            stones.count(who) > 0
+            or (who == "A" and half_moves > 0 and f["reserve"] < 7)
+            or f["raises"] > 0
+            or f["lowers_left"] < 6
+            or f["captures"] > 0
+            or bool(f["cooldown"])
+            or f["echo_lock_used"]
+            or f["reserve"] < 7,
+        )
+    pos = Position(tiers, stones, locked, to_move, half_moves, {w: PlayerState(**fields[w]) for w in ("A", "B")})
     if check:
         problems = pos.problems()
         assert not problems, f"build() made an inconsistent position: {problems}"

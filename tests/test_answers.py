@@ -68,26 +68,36 @@ def test_unknown_and_repeated_ids_are_errors(capsys, tmp_path):
     answers.append(_answer(LEGAL))
     code, out, err = _run(capsys, tmp_path, answers)
     assert code == 2 and out == ""
-    assert err == ("hexodic-check: error: ANSWERS line 4: unknown id 'no-such-vector': no vector has it; "
-                   f"line {len(answers)}: id 'hand-open-01' is answered already, on line 1\n")
+    assert err == (
+        "hexodic-check: error: ANSWERS line 4: unknown id 'no-such-vector': no vector has it; "
+        f"line {len(answers)}: id 'hand-open-01' is answered already, on line 1\n"
+    )
 
 
 def test_an_answer_the_schema_refuses_is_an_error(capsys, tmp_path):
-    code, _, err = _run(capsys, tmp_path, [
-        {"id": "hand-open-01", "legal": "yes", "violations": []},
-        {"id": "hand-open-02", "legal": False, "violations": ["place.opening-restriction"], "After": None},
-        {"id": "hand-open-03", "legal": True, "violations": ["place.empty"]},
-        {"id": "hand-open-04", "legal": False, "violations": ["place.empty", "place.empty"]},
-        {"legal": False, "violations": []},
-        "[1, 2",
-    ])
+    code, _, err = _run(
+        capsys,
+        tmp_path,
+        [
+            {"id": "hand-open-01", "legal": "yes", "violations": []},
+            {"id": "hand-open-02", "legal": False, "violations": ["place.opening-restriction"], "After": None},
+            {"id": "hand-open-03", "legal": True, "violations": ["place.empty"]},
+            {"id": "hand-open-04", "legal": False, "violations": ["place.empty", "place.empty"]},
+            {"legal": False, "violations": []},
+            "[1, 2",
+        ],
+    )
     assert code == 2
-    assert err.startswith("hexodic-check: error: ANSWERS line 1: not an answer (answers.schema.json): legal: "
-                          "'yes' is not of type 'boolean'; line 2: ")
+    assert err.startswith(
+        "hexodic-check: error: ANSWERS line 1: not an answer (answers.schema.json): legal: "
+        "'yes' is not of type 'boolean'; line 2: "
+    )
     assert "line 2: not an answer (answers.schema.json): Additional properties are not allowed ('After' was" in err
     assert "line 3: not an answer (answers.schema.json): violations: ['place.empty'] is expected to be empty" in err
-    assert "line 4: not an answer (answers.schema.json): violations: ['place.empty', 'place.empty'] has " \
-           "non-unique elements" in err
+    assert (
+        "line 4: not an answer (answers.schema.json): violations: ['place.empty', 'place.empty'] has "
+        "non-unique elements" in err
+    )
     assert "line 5: not an answer (answers.schema.json): 'id' is a required property" in err
     assert "line 6: not valid JSON:" in err and err.count("\n") == 1
 
@@ -97,6 +107,7 @@ def test_the_shipped_vectors_and_the_checkers_answers_meet_the_schemas():
     for s in (schema("vectors"), schema("answers")):
         Draft202012Validator.check_schema(s)
     from importlib import resources
+
     lines = resources.files("checker.data").joinpath("vectors.jsonl").read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[0])["format"] == "hexodic-conformance-vectors"
     for line in lines:

@@ -59,8 +59,14 @@ def test_each_operation_returns_what_it_times(table):
         assert len(turns) == item["count"] > 0, item["name"]
 
 
-STAGE_KINDS = [("parse_json", dict), ("load_check_request", dict), ("consistent (D-3), on a copy", Position),
-               ("check", Verdict), ("VerdictSchema dump (compiled)", dict), ("reply (orjson)", Response)]
+STAGE_KINDS = [
+    ("parse_json", dict),
+    ("load_check_request", dict),
+    ("consistent (D-3), on a copy", Position),
+    ("check", Verdict),
+    ("VerdictSchema dump (compiled)", dict),
+    ("reply (orjson)", Response),
+]
 
 
 def test_the_request_path_stages_run_and_add_up_to_the_whole_path(bench):
@@ -81,10 +87,24 @@ def _targets(bench, capsys, http, batch):
     """The rows of section 3 of the report for made-up figures: {label start: (figure, mark)}."""
     import types
 
-    st = bench.Stats([40_000, 40_000])      # 40 µs every sample
-    rows = [{"name": p[0], "legal_htn": p[2], "illegal_htn": p[3], "count": 100, "check_legal": st,
-             "check_illegal": st, "request_hpn": st, "request_json": st, "enumerate": st, "ratio_hpn": 2.0,
-             "ratio_json": 3.2, "us_per_turn": 0.4} for p in bench.POSITIONS]
+    st = bench.Stats([40_000, 40_000])  # 40 µs every sample
+    rows = [
+        {
+            "name": p[0],
+            "legal_htn": p[2],
+            "illegal_htn": p[3],
+            "count": 100,
+            "check_legal": st,
+            "check_illegal": st,
+            "request_hpn": st,
+            "request_json": st,
+            "enumerate": st,
+            "ratio_hpn": 2.0,
+            "ratio_json": 3.2,
+            "us_per_turn": 0.4,
+        }
+        for p in bench.POSITIONS
+    ]
     parts = {"hpn": {"check": st}, "json": {"check": st}}
     args = types.SimpleNamespace(seconds=1, rounds=1, warmup=0)
     bench.report(rows, parts, http, 0.0, args, "0", None, batch, None, None)
@@ -93,25 +113,42 @@ def _targets(bench, capsys, http, batch):
 
 
 def test_the_targets_are_marked_pass_or_miss(bench, capsys):
-    endpoint = lambda path, median, rps: {"label": path, "path": path, "requests": 1, "errors": 0, "rps": rps,  # noqa
-                                          "median_ms": median, "p99_ms": median}
-    http = {"endpoints": [endpoint("/v1/check", 1.0, 100), endpoint("/v1/legal-turns", 3.5, 10),
-                          endpoint("/healthz", 0.5, 200)],
-            "legal_turns_bytes": 430_835, "legal_turns_gzip_bytes": 28_204, "legal_turns_htn_bytes": 38_750,
-            "legal_turns_htn_gzip_bytes": 8_937, "sequential": {"n": 300, "median_ms": 4.0, "p99_ms": 9.0},
-            "wrk": {"/v1/check": 900.0, "/healthz": 1000.0}}
+    endpoint = lambda path, median, rps: {  # noqa: E731
+        "label": path,
+        "path": path,
+        "requests": 1,
+        "errors": 0,
+        "rps": rps,  # noqa
+        "median_ms": median,
+        "p99_ms": median,
+    }
+    http = {
+        "endpoints": [
+            endpoint("/v1/check", 1.0, 100),
+            endpoint("/v1/legal-turns", 3.5, 10),
+            endpoint("/healthz", 0.5, 200),
+        ],
+        "legal_turns_bytes": 430_835,
+        "legal_turns_gzip_bytes": 28_204,
+        "legal_turns_htn_bytes": 38_750,
+        "legal_turns_htn_gzip_bytes": 8_937,
+        "sequential": {"n": 300, "median_ms": 4.0, "p99_ms": 9.0},
+        "wrk": {"/v1/check": 900.0, "/healthz": 1000.0},
+    }
     lines = _targets(bench, capsys, http, {"HPN, HTN (common)": 100.0, "JSON object, JSON turn": 140.0})
     marks = {line.split("  ")[0]: line[-4:] for line in lines}
-    expect = {"batch per item": "PASS",                       # 1.40x < 1.5x
-              "legal-turns (3,097, gzip) latency": "MISS",    # 3.50x
-              "legal-turns bytes on the wire": "PASS",        # 28,204 < 60,000
-              "p99 / median, 300 sequential": "PASS",         # 2.25 < 2.5
-              "/v1/check throughput / /healthz (wrk)": "PASS",  # 0.90 >= 0.8
-              "request path < 3x bare check (every position, worst)": "MISS"}   # 3.2x
+    expect = {
+        "batch per item": "PASS",  # 1.40x < 1.5x
+        "legal-turns (3,097, gzip) latency": "MISS",  # 3.50x
+        "legal-turns bytes on the wire": "PASS",  # 28,204 < 60,000
+        "p99 / median, 300 sequential": "PASS",  # 2.25 < 2.5
+        "/v1/check throughput / /healthz (wrk)": "PASS",  # 0.90 >= 0.8
+        "request path < 3x bare check (every position, worst)": "MISS",
+    }  # 3.2x
     for start, mark in expect.items():
         found = [m for label, m in marks.items() if label.startswith(start)]
         assert found == [mark], (start, lines)
     # nothing measured over HTTP: every HTTP row is a MISS that says so
     lines = _targets(bench, capsys, None, {"HPN, HTN (common)": 100.0, "JSON object, JSON turn": 160.0})
     assert sum("not measured" in line for line in lines) == 4
-    assert any(line.startswith("batch per item") and line.endswith("MISS") for line in lines)   # 1.60x
+    assert any(line.startswith("batch per item") and line.endswith("MISS") for line in lines)  # 1.60x

@@ -48,6 +48,7 @@ def hand_steps(a: str, b: str) -> int:
 
 # ---------------------------------------------------------------- cells ----
 
+
 def test_board_has_37_cells():
     # 4 + 5 + 6 + 7 + 6 + 5 + 4 = 37
     assert len(D1_NAMES) == 37
@@ -82,7 +83,9 @@ def test_rows_hold_the_d1_cells():
     ]
 
 
-@pytest.mark.parametrize("text", ["a5", "g3", "h1", "d0", "d8", "e1", "b6", "f2", "a0", "", "d", "4", "d44", "dd", "i4"])
+@pytest.mark.parametrize(
+    "text", ["a5", "g3", "h1", "d0", "d8", "e1", "b6", "f2", "a0", "", "d", "4", "d44", "dd", "i4"]
+)
 def test_invalid_names_raise_cell_error(text):
     with pytest.raises(CellError):
         board.parse_cell(text)
@@ -111,26 +114,30 @@ def test_module_constants_name_cells():
 
 # ----------------------------------------------------------- neighbours ----
 
-@pytest.mark.parametrize("cell, expected", [
-    # a1 = (1,1): (1,0) off, (1,2) a2, (0,1) off, (2,1) b1, (0,0) off, (2,2) b2
-    ("a1", {"a2", "b1", "b2"}),
-    # d4 = (4,4): (4,3) d3, (4,5) d5, (3,4) c4, (5,4) e4, (3,3) c3, (5,5) e5
-    ("d4", {"d3", "d5", "c4", "e4", "c3", "e5"}),
-    # g7 = (7,7): (7,6) g6, (7,8) off, (6,7) f7, (8,7) off, (6,6) f6, (8,8) off
-    ("g7", {"g6", "f7", "f6"}),
-    # a2 = (1,2): (1,1) a1, (1,3) a3, (0,2) off, (2,2) b2, (0,1) off, (2,3) b3
-    ("a2", {"a1", "a3", "b2", "b3"}),
-    # d1 = (4,1): (4,0) off, (4,2) d2, (3,1) c1, (5,1) e1 is not a cell (|5-1| = 4), (3,0) off, (5,2) e2
-    ("d1", {"d2", "c1", "e2"}),
-    # a4 = (1,4): (1,3) a3, (1,5) not a cell, (0,4) off, (2,4) b4, (0,3) off, (2,5) b5
-    ("a4", {"a3", "b4", "b5"}),
-    # g4 = (7,4): (7,3) not a cell, (7,5) g5, (6,4) f4, (8,4) off, (6,3) f3, (8,5) off
-    ("g4", {"g5", "f4", "f3"}),
-    # d7 = (4,7): (4,6) d6, (4,8) off, (3,7) not a cell, (5,7) e7, (3,6) c6, (5,8) off
-    ("d7", {"d6", "e7", "c6"}),
-    # c3 = (3,3): c2, c4, b3, d3, b2, d4
-    ("c3", {"c2", "c4", "b3", "d3", "b2", "d4"}),
-])
+
+@pytest.mark.parametrize(
+    "cell, expected",
+    [
+        # a1 = (1,1): (1,0) off, (1,2) a2, (0,1) off, (2,1) b1, (0,0) off, (2,2) b2
+        ("a1", {"a2", "b1", "b2"}),
+        # d4 = (4,4): (4,3) d3, (4,5) d5, (3,4) c4, (5,4) e4, (3,3) c3, (5,5) e5
+        ("d4", {"d3", "d5", "c4", "e4", "c3", "e5"}),
+        # g7 = (7,7): (7,6) g6, (7,8) off, (6,7) f7, (8,7) off, (6,6) f6, (8,8) off
+        ("g7", {"g6", "f7", "f6"}),
+        # a2 = (1,2): (1,1) a1, (1,3) a3, (0,2) off, (2,2) b2, (0,1) off, (2,3) b3
+        ("a2", {"a1", "a3", "b2", "b3"}),
+        # d1 = (4,1): (4,0) off, (4,2) d2, (3,1) c1, (5,1) e1 is not a cell (|5-1| = 4), (3,0) off, (5,2) e2
+        ("d1", {"d2", "c1", "e2"}),
+        # a4 = (1,4): (1,3) a3, (1,5) not a cell, (0,4) off, (2,4) b4, (0,3) off, (2,5) b5
+        ("a4", {"a3", "b4", "b5"}),
+        # g4 = (7,4): (7,3) not a cell, (7,5) g5, (6,4) f4, (8,4) off, (6,3) f3, (8,5) off
+        ("g4", {"g5", "f4", "f3"}),
+        # d7 = (4,7): (4,6) d6, (4,8) off, (3,7) not a cell, (5,7) e7, (3,6) c6, (5,8) off
+        ("d7", {"d6", "e7", "c6"}),
+        # c3 = (3,3): c2, c4, b3, d3, b2, d4
+        ("c3", {"c2", "c4", "b3", "d3", "b2", "d4"}),
+    ],
+)
 def test_neighbours_by_hand(cell, expected):
     got = board.NEIGHBOURS[C(cell)]
     assert names(got) == expected
@@ -167,40 +174,44 @@ def test_neighbour_relation_is_symmetric():
 
 # ---------------------------------------------------------------- steps ----
 
-@pytest.mark.parametrize("a, b, expected", [
-    # a1 (1,1) – g7 (7,7): di = -6, dj = -6, di-dj = 0 -> 6
-    ("a1", "g7", 6),
-    # a4 (1,4) – d1 (4,1): di = -3, dj = 3, opposite signs -> |di| + |dj| = 6 (di-dj = -6)
-    ("a4", "d1", 6),
-    # a1 (1,1) – d7 (4,7): di = -3, dj = -6, di-dj = 3 -> 6
-    ("a1", "d7", 6),
-    # a1 (1,1) – a4 (1,4): dj = -3 -> 3 (adjacent corners)
-    ("a1", "a4", 3),
-    # a1 (1,1) – d1 (4,1): di = -3 -> 3
-    ("a1", "d1", 3),
-    # d4 – g7: (4,4)-(7,7): -3, -3, 0 -> 3
-    ("d4", "g7", 3),
-    # d4 – d1: dj = 3 -> 3
-    ("d4", "d1", 3),
-    # c3 (3,3) – e5 (5,5): -2, -2 -> 2
-    ("c3", "e5", 2),
-    # c5 (3,5) – e3 (5,3): di = -2, dj = 2 -> 4
-    ("c5", "e3", 4),
-    # b2 (2,2) – c1 (3,1): di = -1, dj = 1 -> 2 (not neighbours)
-    ("b2", "c1", 2),
-    # a2 (1,2) – b1 (2,1): -1, 1 -> 2
-    ("a2", "b1", 2),
-    # d1 – d7: dj = -6 -> 6
-    ("d1", "d7", 6),
-    # g4 (7,4) – a4 (1,4): di = 6 -> 6
-    ("g4", "a4", 6),
-    # c3 – c3: 0
-    ("c3", "c3", 0),
-    # c3 (3,3) – d4 (4,4): -1, -1 -> 1 (neighbours)
-    ("c3", "d4", 1),
-    # c4 (3,4) – d3 (4,3): -1, 1 -> 2 (not neighbours)
-    ("c4", "d3", 2),
-])
+
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        # a1 (1,1) – g7 (7,7): di = -6, dj = -6, di-dj = 0 -> 6
+        ("a1", "g7", 6),
+        # a4 (1,4) – d1 (4,1): di = -3, dj = 3, opposite signs -> |di| + |dj| = 6 (di-dj = -6)
+        ("a4", "d1", 6),
+        # a1 (1,1) – d7 (4,7): di = -3, dj = -6, di-dj = 3 -> 6
+        ("a1", "d7", 6),
+        # a1 (1,1) – a4 (1,4): dj = -3 -> 3 (adjacent corners)
+        ("a1", "a4", 3),
+        # a1 (1,1) – d1 (4,1): di = -3 -> 3
+        ("a1", "d1", 3),
+        # d4 – g7: (4,4)-(7,7): -3, -3, 0 -> 3
+        ("d4", "g7", 3),
+        # d4 – d1: dj = 3 -> 3
+        ("d4", "d1", 3),
+        # c3 (3,3) – e5 (5,5): -2, -2 -> 2
+        ("c3", "e5", 2),
+        # c5 (3,5) – e3 (5,3): di = -2, dj = 2 -> 4
+        ("c5", "e3", 4),
+        # b2 (2,2) – c1 (3,1): di = -1, dj = 1 -> 2 (not neighbours)
+        ("b2", "c1", 2),
+        # a2 (1,2) – b1 (2,1): -1, 1 -> 2
+        ("a2", "b1", 2),
+        # d1 – d7: dj = -6 -> 6
+        ("d1", "d7", 6),
+        # g4 (7,4) – a4 (1,4): di = 6 -> 6
+        ("g4", "a4", 6),
+        # c3 – c3: 0
+        ("c3", "c3", 0),
+        # c3 (3,3) – d4 (4,4): -1, -1 -> 1 (neighbours)
+        ("c3", "d4", 1),
+        # c4 (3,4) – d3 (4,3): -1, 1 -> 2 (not neighbours)
+        ("c4", "d3", 2),
+    ],
+)
 def test_steps_by_hand(a, b, expected):
     assert board.STEPS[C(a)][C(b)] == expected
     assert board.STEPS[C(b)][C(a)] == expected
@@ -235,6 +246,7 @@ def test_rings_around_the_centre():
 
 # ----------------------------------------------------------- edge slots ----
 
+
 def test_corners_have_three_edge_slots():
     for n in CORNERS:
         assert board.EDGE_SLOTS[C(n)] == 3, n
@@ -257,30 +269,34 @@ def test_other_outer_cells_have_two_edge_slots_and_inner_none():
 
 def test_a_few_edge_slot_counts_by_hand():
     assert board.EDGE_SLOTS[C("a1")] == 3
-    assert board.EDGE_SLOTS[C("a2")] == 2   # (0,2) and (0,1) are off the board
-    assert board.EDGE_SLOTS[C("b1")] == 2   # (2,0), (1,0) off; (3,1) c1, (1,1) a1, (2,2) b2, (3,2) c2 on
-    assert board.EDGE_SLOTS[C("b2")] == 0   # 2 steps from d4
+    assert board.EDGE_SLOTS[C("a2")] == 2  # (0,2) and (0,1) are off the board
+    assert board.EDGE_SLOTS[C("b1")] == 2  # (2,0), (1,0) off; (3,1) c1, (1,1) a1, (2,2) b2, (3,2) c2 on
+    assert board.EDGE_SLOTS[C("b2")] == 0  # 2 steps from d4
     assert board.EDGE_SLOTS[C("d4")] == 0
     assert board.EDGE_SLOTS[C("e7")] == 2
 
 
 # -------------------------------------------------------------- WITHIN_2 ----
 
+
 def test_within_2_of_the_centre_has_19_cells():
     # 1 + 6 + 12
     assert len(board.WITHIN_2[board.CENTRE]) == 19
 
 
-@pytest.mark.parametrize("cell, expected", [
-    # a1 (1,1): a1 a2 a3, b1 b2 b3, c1 c2 c3 (all with di, dj <= 0 and max <= 2)
-    ("a1", {"a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"}),
-    # d1 (4,1): b1 (2,0->2), c1, c2 (1,-1->2), d1 d2 d3, e2 (-1,-1), e3 (-1,-2), f3 (-2,-2)
-    ("d1", {"b1", "c1", "c2", "d1", "d2", "d3", "e2", "e3", "f3"}),
-    # a2 (1,2): a1..a4, b1 (-1,1->2), b2 b3, b4 (-1,-2), c2 (-2,0), c3 (-2,-1), c4 (-2,-2); c1 (-2,1) is 3
-    ("a2", {"a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4", "c2", "c3", "c4"}),
-    # b2 (2,2): a1 a2 a3 (a3: 1,-1 -> 2), b1..b4, c1 (-1,1->2) c2 c3 c4, d2 d3 d4; a4 and d1 are 3
-    ("b2", {"a1", "a2", "a3", "b1", "b2", "b3", "b4", "c1", "c2", "c3", "c4", "d2", "d3", "d4"}),
-])
+@pytest.mark.parametrize(
+    "cell, expected",
+    [
+        # a1 (1,1): a1 a2 a3, b1 b2 b3, c1 c2 c3 (all with di, dj <= 0 and max <= 2)
+        ("a1", {"a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"}),
+        # d1 (4,1): b1 (2,0->2), c1, c2 (1,-1->2), d1 d2 d3, e2 (-1,-1), e3 (-1,-2), f3 (-2,-2)
+        ("d1", {"b1", "c1", "c2", "d1", "d2", "d3", "e2", "e3", "f3"}),
+        # a2 (1,2): a1..a4, b1 (-1,1->2), b2 b3, b4 (-1,-2), c2 (-2,0), c3 (-2,-1), c4 (-2,-2); c1 (-2,1) is 3
+        ("a2", {"a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4", "c2", "c3", "c4"}),
+        # b2 (2,2): a1 a2 a3 (a3: 1,-1 -> 2), b1..b4, c1 (-1,1->2) c2 c3 c4, d2 d3 d4; a4 and d1 are 3
+        ("b2", {"a1", "a2", "a3", "b1", "b2", "b3", "b4", "c1", "c2", "c3", "c4", "d2", "d3", "d4"}),
+    ],
+)
 def test_within_2_by_hand(cell, expected):
     assert names(board.WITHIN_2[C(cell)]) == expected
     assert len(board.WITHIN_2[C(cell)]) == len(expected)

@@ -17,21 +17,43 @@ import re
 
 import pytest
 
-from checker.tools import vectors
-from checker.catalogue import (CAPTURES, DECISIONS, ENDINGS, ENTRIES, RULE_IDS, RULES, Kind, capture_entry,
-                               end_entry, rule_url)
+from checker.catalogue import (
+    CAPTURES,
+    DECISIONS,
+    ENDINGS,
+    ENTRIES,
+    RULE_IDS,
+    RULES,
+    Kind,
+    capture_entry,
+    end_entry,
+    rule_url,
+)
 from checker.legality import check
 from checker.notation import parse_hpn, parse_htn
 from checker.position import Position
 from checker.reference import anchors, markdown
+from checker.tools import vectors
 from tests.helpers import POSITION_RULES, START_HPN, TURN_RULES
 
 ID_RE = re.compile(r"\b[a-z]+(?:-[a-z]+)*\.[a-z]+(?:-[a-z]+)*\b")
-FAMILIES = {"game", "project", "place", "move", "shape", "echo", "echo-capture", "echo-lock", "position",
-            "capture", "end"}
+FAMILIES = {
+    "game",
+    "project",
+    "place",
+    "move",
+    "shape",
+    "echo",
+    "echo-capture",
+    "echo-lock",
+    "position",
+    "capture",
+    "end",
+}
 
 
 # ------------------------------------------------------------- the ids ----
+
 
 def test_the_rule_ids_are_those_of_the_rules():
     # tests/helpers.py writes the ids out by hand: 26 a turn's checks name, 11 position.* (D-3)
@@ -44,8 +66,14 @@ def test_the_rule_ids_are_those_of_the_rules():
 def test_the_other_entries():
     assert list(CAPTURES) == ["capture.move", "capture.encirclement", "capture.echo"]
     # in the order D-11 checks them
-    assert list(ENDINGS) == ["end.takeover", "end.network", "end.strangle", "end.repetition", "end.threefold",
-                             "end.tiebreak"]
+    assert list(ENDINGS) == [
+        "end.takeover",
+        "end.network",
+        "end.strangle",
+        "end.repetition",
+        "end.threefold",
+        "end.tiebreak",
+    ]
     assert {e.kind for e in CAPTURES.values()} == {Kind.CAPTURE}
     assert {e.kind for e in ENDINGS.values()} == {Kind.END}
     assert capture_entry("echo").id == "capture.echo" and end_entry("tiebreak").id == "end.tiebreak"
@@ -86,7 +114,7 @@ def test_every_turn_rule_id_is_judged_by_the_checker():
 # that it breaks that condition (others may break too).
 _START = parse_hpn(START_HPN)
 _BROKEN = {
-    "position.range": START_HPN.replace("A 7:3:6", "A 7:4:6", 1),                     # 4 charges
+    "position.range": START_HPN.replace("A 7:3:6", "A 7:4:6", 1),  # 4 charges
     "position.stone-count": START_HPN.replace("A 7:3:6:0:0:-:-", "A 6:3:6:0:0:P:-", 1),  # 0 + 6 stones
     "position.lock-tier": "0*000/00000/000000/0000000/000000/00000/0000 A 7:2:6:0:0:L:- 7:3:6:0:0:-:- 0",
     "position.lock-count": "2000/00000/000000/0000000/000000/00000/0000 A 7:2:6:0:0:L:- 7:3:6:0:0:-:- 0",
@@ -112,6 +140,7 @@ def test_every_position_id_is_judged_by_the_checker(rule):
 
 
 # ------------------------------------------------------------ documented ----
+
 
 def test_every_id_is_an_entry_of_the_reference_once():
     listed = anchors()
@@ -203,17 +232,29 @@ def test_source_and_decision(entry_id):
 
 # --------------------------------------------------------------- wording ----
 
-STEP_LABELS = {"place.": "Step 1/2: Place", "move.": "Step 1/2: Move", "shape.": "Step 2/2: Shape",
-               "echo.": "Step 3: Echo (optional)", "echo-capture.": "Step 3: Echo (optional)",
-               "echo-lock.": "Step 3: Echo (optional)", "game.": "Before the turn", "position.": "Position",
-               "capture.": "Capture check", "end.": "End of the game", "D-": "Decided reading"}
+STEP_LABELS = {
+    "place.": "Step 1/2: Place",
+    "move.": "Step 1/2: Move",
+    "shape.": "Step 2/2: Shape",
+    "echo.": "Step 3: Echo (optional)",
+    "echo-capture.": "Step 3: Echo (optional)",
+    "echo-lock.": "Step 3: Echo (optional)",
+    "game.": "Before the turn",
+    "position.": "Position",
+    "capture.": "Capture check",
+    "end.": "End of the game",
+    "D-": "Decided reading",
+}
 
 
 @pytest.mark.parametrize("entry_id", list(ENTRIES))
 def test_step_labels_are_the_verbatim_ones(entry_id):
     # RULES §3: step labels used verbatim; the skip carries the Place label (it needs stones in reserve, D-15)
-    want = "Step 1/2: Place" if entry_id == "project.skip" else \
-        next(label for prefix, label in STEP_LABELS.items() if entry_id.startswith(prefix))
+    want = (
+        "Step 1/2: Place"
+        if entry_id == "project.skip"
+        else next(label for prefix, label in STEP_LABELS.items() if entry_id.startswith(prefix))
+    )
     assert ENTRIES[entry_id].step == want
 
 

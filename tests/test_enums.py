@@ -46,8 +46,9 @@ def test_a_plain_string_kind_becomes_the_member():
 def test_a_dumped_verdict_holds_plain_strings():
     # A's legal first Place c3 with a raise of d4 (RULES §4, §5): its checks pass or do not apply
     # (no Echo, no cooldown), and the outcome has the first_place event.
-    v = check(parse_hpn("0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"),
-              parse_htn("c3 +d4"))
+    v = check(
+        parse_hpn("0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"), parse_htn("c3 +d4")
+    )
     data = dumper(VerdictSchema)(v)
     assert {c["status"] for c in data["checks"]} == {"passed", "not_applicable"}
     text = orjson.dumps(data)

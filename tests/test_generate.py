@@ -31,6 +31,7 @@ ROWS = "abcdefg"
 
 # ----------------------------------------------------------- rule helpers ---
 
+
 def coords(cell: int) -> tuple[int, int]:
     name = board.name(cell)
     return ROWS.index(name[0]) + 1, int(name[1])
@@ -69,7 +70,8 @@ def assert_documented_order(turns: list[Turn]) -> None:
     keys = [order_key(t) for t in turns]
     for i in range(1, len(keys)):
         assert keys[i - 1] < keys[i], (
-            f"out of documented order (or repeated): {turn_to_htn(turns[i - 1])!r} then {turn_to_htn(turns[i])!r}")
+            f"out of documented order (or repeated): {turn_to_htn(turns[i - 1])!r} then {turn_to_htn(turns[i])!r}"
+        )
 
 
 def projects_in_order(turns: list[Turn]) -> list:
@@ -90,8 +92,24 @@ ORDER = build({"a1": "1B", "a2": "0A", "b1": "0A", "b2": "0A", "c3": "2A"}, to_m
 # A to move with an empty reserve (Move phase).
 #   A: a1 a2 a3(t1) b1 b2 b3(t2) c1 (7 stones)
 #   B: a4(t0) b4(t1) c2(t0) c3(t1) c4(t2) d1(t0); d2 empty
-MOVES = build({"a1": "0A", "a2": "0A", "a3": "1A", "b1": "0A", "b2": "0A", "b3": "2A", "c1": "0A",
-               "a4": "0B", "b4": "1B", "c2": "0B", "c3": "1B", "c4": "2B", "d1": "0B"}, to_move="A")
+MOVES = build(
+    {
+        "a1": "0A",
+        "a2": "0A",
+        "a3": "1A",
+        "b1": "0A",
+        "b2": "0A",
+        "b3": "2A",
+        "c1": "0A",
+        "a4": "0B",
+        "b4": "1B",
+        "c2": "0B",
+        "c3": "1B",
+        "c4": "2B",
+        "d1": "0B",
+    },
+    to_move="A",
+)
 
 # The cooldown {a3, b1, c6, d4, e2, f7, g5} is a perfect cover of the board:
 # each cell covers itself and its neighbours, and
@@ -108,6 +126,7 @@ SKIP = build(SKIP_CELLS, to_move="A", A={"cooldown": SKIP_COOLDOWN})
 
 
 # ------------------------------------------------------ the start position ---
+
 
 def test_start_position_count_by_hand():
     """RULES §4/§5 at the start: every Place but d4 (opening restriction), each
@@ -158,13 +177,25 @@ def test_start_position_count_by_hand():
 
     # The corner by hand, cell by cell, and board.WITHIN_2 as a cross-check.
     a1 = [t for t in turns if t.project == Place(C("a1"))]
-    assert htns(a1) == ["a1 +a1", "a1 +a2", "a1 +a3", "a1 +b1", "a1 +b2", "a1 +b3",
-                        "a1 +c1", "a1 +c2", "a1 +c3"]
+    assert htns(a1) == ["a1 +a1", "a1 +a2", "a1 +a3", "a1 +b1", "a1 +b2", "a1 +b3", "a1 +c1", "a1 +c2", "a1 +c3"]
     assert names(board.WITHIN_2[C("a1")]) == ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"]
-    assert names(board.WITHIN_2[C("a2")]) == ["a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4",
-                                              "c2", "c3", "c4"]
-    assert names(board.WITHIN_2[C("b2")]) == ["a1", "a2", "a3", "b1", "b2", "b3", "b4",
-                                              "c1", "c2", "c3", "c4", "d2", "d3", "d4"]
+    assert names(board.WITHIN_2[C("a2")]) == ["a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4", "c2", "c3", "c4"]
+    assert names(board.WITHIN_2[C("b2")]) == [
+        "a1",
+        "a2",
+        "a3",
+        "b1",
+        "b2",
+        "b3",
+        "b4",
+        "c1",
+        "c2",
+        "c3",
+        "c4",
+        "d2",
+        "d3",
+        "d4",
+    ]
     # The centre: 19 cells = every cell at most 2 steps from d4 (not the 18 of ring 3).
     assert len(board.WITHIN_2[board.D4]) == 19 == 37 - 18
     assert all(steps_by_rule(board.D4, c) <= 2 for c in board.WITHIN_2[board.D4])
@@ -177,6 +208,7 @@ def test_start_position_count_by_hand():
 
 # --------------------------------------------------------------- the order ---
 
+
 def test_order_full_list_by_hand_place_b3():
     """ORDER, Place on b3.  Cells within 2 of b3: a1-a4, b1-b5, c2-c5, d3-d5.
     Shapes in board order (raise before lower): a1 is tier 1 (B's stone): +a1,
@@ -185,8 +217,25 @@ def test_order_full_list_by_hand_place_b3():
     Echo after each Shape: none; *a1 while a1 stays tier >= 1 (not after -a1);
     #c3 while c3 stays tier 2 (not after -c3).  14 × 3 + 3 (+a1) + 2 + 2 = 49."""
     expected = []
-    for shape in ["+a1", "-a1", "+a2", "+a3", "+a4", "+b1", "+b2", "+b3", "+b4", "+b5",
-                  "+c2", "-c3", "+c4", "+c5", "+d3", "+d4", "+d5"]:
+    for shape in [
+        "+a1",
+        "-a1",
+        "+a2",
+        "+a3",
+        "+a4",
+        "+b1",
+        "+b2",
+        "+b3",
+        "+b4",
+        "+b5",
+        "+c2",
+        "-c3",
+        "+c4",
+        "+c5",
+        "+d3",
+        "+d4",
+        "+d5",
+    ]:
         expected.append(f"b3 {shape}")
         if shape != "-a1":
             expected.append(f"b3 {shape} *a1")
@@ -201,8 +250,9 @@ def test_order_full_list_by_hand_place_b3():
 def test_order_full_list_by_hand_place_g7():
     """ORDER, Place on g7 (far from everything): 9 raises (e5 e6 e7 f5 f6 f7
     g5 g6 g7, board order), each with no Echo, *a1, #c3: 27 turns."""
-    expected = [f"g7 +{c}{e}" for c in ["e5", "e6", "e7", "f5", "f6", "f7", "g5", "g6", "g7"]
-                for e in ["", " *a1", " #c3"]]
+    expected = [
+        f"g7 +{c}{e}" for c in ["e5", "e6", "e7", "f5", "f6", "f7", "g5", "g6", "g7"] for e in ["", " *a1", " #c3"]
+    ]
     assert htns(legal_turns(ORDER, project=Place(C("g7")))) == expected
 
 
@@ -270,6 +320,7 @@ def test_order_moves_by_from_then_to():
 
 # --------------------------------------------------------------- filtering ---
 
+
 @pytest.mark.parametrize("label", ["start", "order", "moves", "skip"])
 def test_filter_by_project_and_shape(label):
     pos = {"start": Position.start(), "order": ORDER, "moves": MOVES, "skip": SKIP}[label]
@@ -287,23 +338,23 @@ def test_filter_by_project_and_shape(label):
 
 def test_filter_with_illegal_project_or_shape_is_empty():
     start = Position.start()
-    assert legal_turns(start, project=Place(C("d4"))) == []             # opening restriction
-    assert legal_turns(ORDER, project=Place(C("a2"))) == []             # occupied
-    assert legal_turns(ORDER, project=Move(C("a2"), C("a3"))) == []     # reserve not empty
-    assert legal_turns(MOVES, project=Place(C("d2"))) == []             # reserve empty
-    assert legal_turns(MOVES, project=Move(C("b3"), C("c4"))) == []     # c4 tier 2, not lower
-    assert legal_turns(start, project=Skip()) == []                     # no cooldown
+    assert legal_turns(start, project=Place(C("d4"))) == []  # opening restriction
+    assert legal_turns(ORDER, project=Place(C("a2"))) == []  # occupied
+    assert legal_turns(ORDER, project=Move(C("a2"), C("a3"))) == []  # reserve not empty
+    assert legal_turns(MOVES, project=Place(C("d2"))) == []  # reserve empty
+    assert legal_turns(MOVES, project=Move(C("b3"), C("c4"))) == []  # c4 tier 2, not lower
+    assert legal_turns(start, project=Skip()) == []  # no cooldown
     # a Shape out of range (d4 is 3 steps from a1) and a lower of a tier-0 cell
     assert legal_turns(start, project=Place(C("a1")), shape=Shape(RAISE, C("d4"))) == []
     assert legal_turns(start, project=Place(C("a1")), shape=Shape(LOWER, C("a2"))) == []
     # a Shape filter alone keeps every Project that has that Shape
     got = legal_turns(start, shape=Shape(RAISE, C("a1")))
-    assert names(p.cell for p in projects_in_order(got)) == ["a1", "a2", "a3", "b1", "b2", "b3",
-                                                             "c1", "c2", "c3"]
+    assert names(p.cell for p in projects_in_order(got)) == ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"]
     assert all(t.shape == Shape(RAISE, C("a1")) for t in got)
 
 
 # ----------------------------------------------------------- cooldown skip ---
+
 
 def test_skip_position_is_what_the_comment_says():
     # independent of the checker: every cell is < 2 steps from the cooldown
@@ -319,8 +370,11 @@ def test_skip_applies_turns_are_skip_and_skip_with_each_echo():
     then the Echo-Capture of a4, then the Echo-Lock of c3."""
     assert skip_applies(SKIP)
     assert htns(legal_turns(SKIP)) == ["skip", "skip *a4", "skip #c3"]
-    assert legal_turns(SKIP) == [Turn(Skip()), Turn(Skip(), None, Echo(CAPTURE, C("a4"))),
-                                 Turn(Skip(), None, Echo(LOCK, C("c3")))]
+    assert legal_turns(SKIP) == [
+        Turn(Skip()),
+        Turn(Skip(), None, Echo(CAPTURE, C("a4"))),
+        Turn(Skip(), None, Echo(LOCK, C("c3"))),
+    ]
 
 
 def test_skip_applies_without_charges_is_skip_alone():
@@ -331,8 +385,12 @@ def test_skip_applies_without_charges_is_skip_alone():
 def test_skip_with_echo_lock_used_has_no_lock():
     # A has used the Echo-Lock (on d7, tier 2 and locked): only the Echo-Capture remains.
     cells = dict(SKIP_CELLS, d7="2*")
-    pos = build(cells, to_move="A", A={"cooldown": SKIP_COOLDOWN, "echo_lock_used": True, "charges": 2},
-                B={"echo_lock_used": False})
+    pos = build(
+        cells,
+        to_move="A",
+        A={"cooldown": SKIP_COOLDOWN, "echo_lock_used": True, "charges": 2},
+        B={"echo_lock_used": False},
+    )
     assert htns(legal_turns(pos)) == ["skip", "skip *a4"]
 
 
@@ -375,7 +433,16 @@ def test_mandate_not_waived_with_lowering_budget():
     so the Shape is mandatory; Shapes in board order: +a1 then eight lowers."""
     pos = build({n: "2" for n in _RING_A1}, to_move="A", A={"lowers_left": 1})
     assert htns(legal_turns(pos, project=Place(C("a1")))) == [
-        "a1 +a1", "a1 -a2", "a1 -a3", "a1 -b1", "a1 -b2", "a1 -b3", "a1 -c1", "a1 -c2", "a1 -c3"]
+        "a1 +a1",
+        "a1 -a2",
+        "a1 -a3",
+        "a1 -b1",
+        "a1 -b2",
+        "a1 -b3",
+        "a1 -c1",
+        "a1 -c2",
+        "a1 -c3",
+    ]
 
 
 def test_mandate_not_waived_by_an_enemy_stone_target():
@@ -413,6 +480,7 @@ def test_start_every_turn_has_a_shape():
 
 # ------------------------------------------------------------- game over ---
 
+
 def _takeover():
     return build({"c3": "1A", "e5": "0B"}, to_move="B", half_moves=21, A={"captures": 6})
 
@@ -426,17 +494,34 @@ def _strangle():
     # A (to move) has an empty reserve; every neighbour of A's stones holds A's
     # stone or B's stone on the same tier 0, so A has no legal Move.
     #   a3: a4 b4 (B) | b1: c2 (B) | b2: c2 c3 (B) | b3: b4 c3 c4 (B) | c1: c2 d1 d2 (B)
-    return build({"a1": "0A", "a2": "0A", "a3": "0A", "b1": "0A", "b2": "0A", "b3": "0A", "c1": "0A",
-                  "a4": "0B", "b4": "0B", "c2": "0B", "c3": "0B", "c4": "0B", "d1": "0B", "d2": "0B"},
-                 to_move="A")
+    return build(
+        {
+            "a1": "0A",
+            "a2": "0A",
+            "a3": "0A",
+            "b1": "0A",
+            "b2": "0A",
+            "b3": "0A",
+            "c1": "0A",
+            "a4": "0B",
+            "b4": "0B",
+            "c2": "0B",
+            "c3": "0B",
+            "c4": "0B",
+            "d1": "0B",
+            "d2": "0B",
+        },
+        to_move="A",
+    )
 
 
 def _tiebreak():
     return build({"c3": "1A", "e5": "1B"}, half_moves=60)
 
 
-@pytest.mark.parametrize("reason,make", [("takeover", _takeover), ("network", _network),
-                                         ("strangle", _strangle), ("tiebreak", _tiebreak)])
+@pytest.mark.parametrize(
+    "reason,make", [("takeover", _takeover), ("network", _network), ("strangle", _strangle), ("tiebreak", _tiebreak)]
+)
 def test_finished_game_has_no_legal_turn(reason, make):
     pos = make()
     assert pos.problems() == []
@@ -452,13 +537,27 @@ def test_not_finished_controls_have_turns():
     assert legal_turns(build({"c3": "2A", "c4": "2A", "d3": "2A", "d4": "2A", "d5": "1A"}, to_move="B"))
     assert legal_turns(build({"c3": "1A", "e5": "1B"}, half_moves=58))
     # the strangle board with d2 empty: A may Move c1-d2
-    cells = {"a1": "0A", "a2": "0A", "a3": "0A", "b1": "0A", "b2": "0A", "b3": "0A", "c1": "0A",
-             "a4": "0B", "b4": "0B", "c2": "0B", "c3": "0B", "c4": "0B", "d1": "0B"}
+    cells = {
+        "a1": "0A",
+        "a2": "0A",
+        "a3": "0A",
+        "b1": "0A",
+        "b2": "0A",
+        "b3": "0A",
+        "c1": "0A",
+        "a4": "0B",
+        "b4": "0B",
+        "c2": "0B",
+        "c3": "0B",
+        "c4": "0B",
+        "d1": "0B",
+    }
     pos = build(cells, to_move="A")
     assert [turn_to_htn(Turn(p)) for p in projects_in_order(legal_turns(pos))] == ["c1-d2"]
 
 
 # ------------------------------------------------------------ empty reserve ---
+
 
 def test_empty_reserve_gives_moves_only():
     turns = legal_turns(MOVES)

@@ -24,7 +24,6 @@ import pytest
 
 from checker.web import create_app
 from tests.helpers import START_HPN
-
 from tests.test_dockerfile import _instructions
 from tests.web.gunicorn_server import running_gunicorn
 
@@ -32,9 +31,22 @@ ROOT = Path(__file__).resolve().parents[1]
 PIP_TIMEOUT = 300
 
 # Every page and asset to fetch from the installed package: add new pages here.
-PAGES = ["/", "/static/playground/playground.js", "/static/playground/playground.css",
-         "/docs", "/docs/assets/swagger-ui.css", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/docs.js",
-         "/openapi.yaml", "/v1/vectors", "/v1/vectors/schema", "/v1/rules", "/v1/start", "/healthz", "/readyz"]
+PAGES = [
+    "/",
+    "/static/playground/playground.js",
+    "/static/playground/playground.css",
+    "/docs",
+    "/docs/assets/swagger-ui.css",
+    "/docs/assets/swagger-ui-bundle.js",
+    "/docs/assets/docs.js",
+    "/openapi.yaml",
+    "/v1/vectors",
+    "/v1/vectors/schema",
+    "/v1/rules",
+    "/v1/start",
+    "/healthz",
+    "/readyz",
+]
 
 
 def _image_files(dockerfile: str) -> dict[str, list[tuple[str, str]]]:
@@ -74,8 +86,14 @@ def _lay_out(image: Path) -> dict[str, Path]:
 
 
 def _run(*argv, cwd: Path | None = None) -> str:
-    proc = subprocess.run([str(a) for a in argv], cwd=cwd, capture_output=True, text=True, timeout=PIP_TIMEOUT,
-                          env={k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PIP_REQUIRE_VIRTUALENV")})
+    proc = subprocess.run(
+        [str(a) for a in argv],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=PIP_TIMEOUT,
+        env={k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PIP_REQUIRE_VIRTUALENV")},
+    )
     assert proc.returncode == 0, f"{argv} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     return proc.stdout
 
@@ -102,15 +120,20 @@ def test_the_wheel_holds_every_file_of_the_packages(installed):
     """Every file under checker/ and schemas/ (code and data) is in the wheel."""
     _, _, wheel = installed
     names = set(zipfile.ZipFile(wheel).namelist())
-    expected = {p.relative_to(ROOT).as_posix() for package in ("checker", "schemas")
-                for p in (ROOT / package).rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    expected = {
+        p.relative_to(ROOT).as_posix()
+        for package in ("checker", "schemas")
+        for p in (ROOT / package).rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
     assert sorted(expected - names) == []
 
 
 def test_it_is_installed_not_linked_to_the_repository(installed):
     bin_, app, _ = installed
-    where = _run(bin_ / "python", "-c", "import checker, schemas; print(checker.__file__); print(schemas.__file__)",
-                 cwd=app)
+    where = _run(
+        bin_ / "python", "-c", "import checker, schemas; print(checker.__file__); print(schemas.__file__)", cwd=app
+    )
     for line in where.split():
         path = Path(line).resolve()
         assert (bin_.parent / "lib").resolve() in path.parents, line
@@ -135,8 +158,12 @@ def test_the_installed_package_serves_every_page(installed, client_bodies):
             assert body == client_bodies[path], f"{path}: the installed package answers differently"
         conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
         try:
-            conn.request("POST", "/v1/check", body=f'{{"position": "{START_HPN}", "turn": "d4 +c3"}}',
-                         headers={"Content-Type": "application/json"})
+            conn.request(
+                "POST",
+                "/v1/check",
+                body=f'{{"position": "{START_HPN}", "turn": "d4 +c3"}}',
+                headers={"Content-Type": "application/json"},
+            )
             resp = conn.getresponse()
             verdict = resp.read()
         finally:

@@ -23,8 +23,15 @@ MAY_IMPORT = {
     "checker.tools": {"checker", "checker.drawing", "checker.service", "schemas"},
     "checker.web": {"checker", "checker.drawing", "checker.service", "checker.tools", "schemas"},
 }
-PACKAGES = ["checker", "checker.drawing", "checker.service", "checker.tools", "checker.tools.cli", "checker.web",
-            "schemas"]
+PACKAGES = [
+    "checker",
+    "checker.drawing",
+    "checker.service",
+    "checker.tools",
+    "checker.tools.cli",
+    "checker.web",
+    "schemas",
+]
 
 
 def _layer(module: str) -> str | None:
@@ -56,9 +63,11 @@ def _imports(path: Path) -> list[tuple[int, str]]:
             found += [(node.lineno, a.name) for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.append((node.lineno, node.module))
-            found += [(node.lineno, f"{node.module}.{a.name}") for a in node.names
-                      if node.module in ("checker", "checker.tools", "checker.web", "checker.service",
-                                         "checker.drawing")]
+            found += [
+                (node.lineno, f"{node.module}.{a.name}")
+                for a in node.names
+                if node.module in ("checker", "checker.tools", "checker.web", "checker.service", "checker.drawing")
+            ]
     return found
 
 
@@ -89,8 +98,10 @@ def test_the_rules_engine_loads_no_framework():
     import subprocess
     import sys
 
-    code = ("import sys, checker, checker.drawing.svg; "
-            "print(sorted(m for m in ('flask', 'marshmallow', 'gunicorn', 'gevent') if m in sys.modules))")
+    code = (
+        "import sys, checker, checker.drawing.svg; "
+        "print(sorted(m for m in ('flask', 'marshmallow', 'gunicorn', 'gevent') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -99,8 +110,10 @@ def test_the_rules_engine_loads_no_framework():
 def test_each_package_docstring_names_its_modules_and_what_it_may_import(package):
     mod = importlib.import_module(package)
     folder = Path(mod.__file__).parent
-    names = sorted({p.stem for p in folder.glob("*.py") if p.stem not in ("__init__", "__main__")}
-                   | {p.name for p in folder.iterdir() if (p / "__init__.py").is_file()})
+    names = sorted(
+        {p.stem for p in folder.glob("*.py") if p.stem not in ("__init__", "__main__")}
+        | {p.name for p in folder.iterdir() if (p / "__init__.py").is_file()}
+    )
     assert names
     missing = [n for n in names if f"{package}.{n}`" not in mod.__doc__]
     assert missing == []
@@ -109,8 +122,7 @@ def test_each_package_docstring_names_its_modules_and_what_it_may_import(package
 
 
 def test_the_front_door():
-    from checker import (Position, check, legal_turns, parse_hpn, parse_htn, perft, position_to_hpn, replay,
-                         validate)
+    from checker import Position, check, legal_turns, parse_hpn, parse_htn, perft, position_to_hpn, replay, validate
     from checker.generate import legal_turns as generated
     from checker.legality import check as checked
     from checker.notation import START_HPN

@@ -44,6 +44,7 @@ def more_for(rule: str) -> str:
 
 # ------------------------------------------------------------ helpers --
 
+
 def the(verdict, rule):
     """The one check of ``rule`` in ``verdict`` (it must appear exactly once)."""
     found = [c for c in verdict.checks if c.rule == rule]
@@ -81,10 +82,23 @@ SHAPE_POS_NO_LOWERS = build({"a1": "0A", "c4": "2", "c5": "1", "d4": "2B*"}, A={
 # Move tests.  A has all 7 stones on the board (reserve 0).  d4 is tier 1
 # holding A; its neighbours: d3 (A, tier 0), d5 (empty), c4 (B, tier 0),
 # e4 (empty), c3 (B, tier 1), e5 (empty, tier 2, locked by B's Echo-Lock).
-MOVE_POS = build({
-    "d4": "1A", "d3": "0A", "a1": "0A", "a2": "0A", "g6": "0A", "g7": "0A", "f7": "0A",
-    "c4": "0B", "c3": "1B", "b5": "0B", "e5": "2*",
-}, A={"echo_lock_used": False}, B={"echo_lock_used": True})
+MOVE_POS = build(
+    {
+        "d4": "1A",
+        "d3": "0A",
+        "a1": "0A",
+        "a2": "0A",
+        "g6": "0A",
+        "g7": "0A",
+        "f7": "0A",
+        "c4": "0B",
+        "c3": "1B",
+        "b5": "0B",
+        "e5": "2*",
+    },
+    A={"echo_lock_used": False},
+    B={"echo_lock_used": True},
+)
 
 # Cooldown tests.  A's cooldown is {d4}: the cells closer than 2 steps are
 # d4 and its six neighbours c3, c4, d3, d5, e4, e5 (all empty here).
@@ -92,8 +106,7 @@ MOVE_POS = build({
 COOLDOWN_D4 = build({"a1": "0A", "g7": "0B"}, A={"cooldown": ["d4"]}, B={"captures": 1}, half_moves=4)
 
 # A's cooldown is {a1, g7}; d4 holds A's stone; B on b2 and e5.
-COOLDOWN_CORNERS = build({"d4": "0A", "b2": "0B", "e5": "0B"}, A={"cooldown": ["a1", "g7"]},
-                         B={"captures": 2})
+COOLDOWN_CORNERS = build({"d4": "0A", "b2": "0B", "e5": "0B"}, A={"cooldown": ["a1", "g7"]}, B={"captures": 2})
 
 # A cooldown skip (RULES §4, D-4).  The cooldown {a3, c2, d5, f4, g7} excludes
 # every cell within 1 step of one of them:
@@ -105,28 +118,52 @@ COOLDOWN_CORNERS = build({"d4": "0A", "b2": "0B", "e5": "0B"}, A={"cooldown": ["
 # A has 3 stones in reserve; A's d4 is tier 2 (Echo-Lock target); B's e2 is
 # tier 1, its neighbours e3 (A), d2 (A), d1 (B), f3 (A): sealed, in contact
 # with A (Echo-Capture target).
-SKIP_POS = build({
-    "a1": "0B", "b5": "0B", "c6": "0B", "d1": "0B", "d7": "0B", "e2": "1B", "e7": "0B",
-    "d4": "2A", "d2": "0A", "e3": "0A", "f3": "0A",
-}, A={"cooldown": ["a3", "c2", "d5", "f4", "g7"]}, B={"captures": 5}, half_moves=18)
+SKIP_POS = build(
+    {
+        "a1": "0B",
+        "b5": "0B",
+        "c6": "0B",
+        "d1": "0B",
+        "d7": "0B",
+        "e2": "1B",
+        "e7": "0B",
+        "d4": "2A",
+        "d2": "0A",
+        "e3": "0A",
+        "f3": "0A",
+    },
+    A={"cooldown": ["a3", "c2", "d5", "f4", "g7"]},
+    B={"captures": 5},
+    half_moves=18,
+)
 
 # Echo-Capture tests.  B's d4 is tier 1; its neighbours d3, d5, c4, e4, c3
 # hold A's stones and e5 holds B's: sealed, in contact.  B's a1 is tier 1 with
 # neighbours a2, b1, b2 all B's: sealed but no A stone adjacent.
-_ECHO_CELLS = {"d4": "1B", "e5": "0B", "c3": "0A", "c4": "0A", "d3": "0A", "d5": "0A", "e4": "0A",
-               "a1": "1B", "a2": "0B", "b1": "0B", "b2": "0B"}
+_ECHO_CELLS = {
+    "d4": "1B",
+    "e5": "0B",
+    "c3": "0A",
+    "c4": "0A",
+    "d3": "0A",
+    "d5": "0A",
+    "e4": "0A",
+    "a1": "1B",
+    "a2": "0B",
+    "b1": "0B",
+    "b2": "0B",
+}
 ECHO_POS = build(_ECHO_CELLS)
 ECHO_POS_NO_CHARGES = build(_ECHO_CELLS, A={"charges": 0})
-ECHO_POS_OPEN = build({k: v for k, v in _ECHO_CELLS.items() if k != "e4"})        # e4 empty
-ECHO_POS_TIER0 = build({**_ECHO_CELLS, "d4": "0B"})                               # d4 tier 0
+ECHO_POS_OPEN = build({k: v for k, v in _ECHO_CELLS.items() if k != "e4"})  # e4 empty
+ECHO_POS_TIER0 = build({**_ECHO_CELLS, "d4": "0B"})  # d4 tier 0
 
 # Echo-Lock tests.  A's c3 is tier 2, A's c4 tier 1, B's d4 tier 2.
 _LOCK_CELLS = {"c3": "2A", "c4": "1A", "d4": "2B", "e6": "0B"}
 LOCK_POS = build(_LOCK_CELLS)
-LOCK_POS_USED = build({**_LOCK_CELLS, "f6": "2A*"})   # A has Echo-Locked f6 already
+LOCK_POS_USED = build({**_LOCK_CELLS, "f6": "2A*"})  # A has Echo-Locked f6 already
 # f6 holds A's stone and is locked by B's Echo-Lock (A moved onto it, say).
-LOCK_POS_LOCKED_BY_B = build({**_LOCK_CELLS, "f6": "2A*"}, A={"echo_lock_used": False},
-                             B={"echo_lock_used": True})
+LOCK_POS_LOCKED_BY_B = build({**_LOCK_CELLS, "f6": "2A*"}, A={"echo_lock_used": False}, B={"echo_lock_used": True})
 
 # An empty locked cell c1, for place.unlocked.
 LOCKED_EMPTY = build({"c1": "2*", "g7": "0A", "e5": "0B"})
@@ -134,15 +171,40 @@ LOCKED_EMPTY = build({"c1": "2*", "g7": "0A", "e5": "0B"})
 # shape.mandate passes: every cell within 2 steps of a1 (a1 a2 a3 b1 b2 b3 c1
 # c2 c3: di, dj in {0, 1, 2}) except a1 is tier 2, c1 is locked, and A has no
 # lowers left.  After the Place a1 holds A's own stone.
-_MANDATE_CELLS = {"a2": "2", "a3": "2", "b1": "2", "b2": "2", "b3": "2", "c1": "2*", "c2": "2", "c3": "2",
-                  "g7": "0A", "e5": "0B"}
+_MANDATE_CELLS = {
+    "a2": "2",
+    "a3": "2",
+    "b1": "2",
+    "b2": "2",
+    "b3": "2",
+    "c1": "2*",
+    "c2": "2",
+    "c3": "2",
+    "g7": "0A",
+    "e5": "0B",
+}
 MANDATE_FREE = build(_MANDATE_CELLS, A={"lowers_left": 0})
 MANDATE_ONE_LOWER = build(_MANDATE_CELLS, A={"lowers_left": 1})
 
 # shape.mandate on the board after a Move.  A's reserve is empty; the cells
 # within 2 steps of a1 other than a1 and b2 are tier 2; A has no lowers left.
-_AROUND_A1 = {"a2": "2", "a3": "2", "b1": "2", "b3": "2", "c1": "2", "c2": "2", "c3": "2",
-              "f6": "0A", "f7": "0A", "g4": "0A", "g5": "0A", "g6": "0A", "g7": "0A", "e3": "0B", "d7": "0B"}
+_AROUND_A1 = {
+    "a2": "2",
+    "a3": "2",
+    "b1": "2",
+    "b3": "2",
+    "c1": "2",
+    "c2": "2",
+    "c3": "2",
+    "f6": "0A",
+    "f7": "0A",
+    "g4": "0A",
+    "g5": "0A",
+    "g6": "0A",
+    "g7": "0A",
+    "e3": "0B",
+    "d7": "0B",
+}
 # b2 tier 1 with A's stone, a1 empty: after b2-a1, b2 is empty and tier 1.
 MOVE_MANDATE = build({**_AROUND_A1, "b2": "1A"}, A={"lowers_left": 0})
 # b2 tier 2 with A's stone, a1 tier 0 with B's stone: b2xa1 is a Move capture.
@@ -154,15 +216,28 @@ OVER_TAKEOVER = build({"c3": "0A", "e5": "0B"}, A={"captures": 6})
 # a connected row of 5.
 OVER_NETWORK = build({"d2": "2B", "d3": "2B", "d4": "2B", "d5": "2B", "d6": "2B", "a1": "0A"}, to_move="A")
 # The same shape for A, the player to move: not a finished game (D-13).
-A_NETWORK_TO_MOVE = build({"d2": "2A", "d3": "2A", "d4": "2A", "d5": "2A", "d6": "2A", "g7": "0B"},
-                          to_move="A")
+A_NETWORK_TO_MOVE = build({"d2": "2A", "d3": "2A", "d4": "2A", "d5": "2A", "d6": "2A", "g7": "0B"}, to_move="A")
 # Strangle: A's 7 stones a1 a2 a3 b1 b2 b3 c1 are surrounded by B's 7 stones
 # on their only other neighbours a4 b4 c2 c3 c4 d1 d2 (a1: a2 b1 b2; a2: a1 a3
 # b2 b3; a3: a2 a4 b3 b4; b1: a1 b2 c1 c2; b2: a1 a2 b1 b3 c2 c3; b3: a2 a3 b2
 # b4 c3 c4; c1: b1 c2 d1 d2), all tier 0: no Move to an empty cell and no
 # Move capture (equal tiers); reserve 0 -> no legal Project.
-_STRANGLE_CELLS = {"a1": "0A", "a2": "0A", "a3": "0A", "b1": "0A", "b2": "0A", "b3": "0A", "c1": "0A",
-                   "a4": "0B", "b4": "0B", "c2": "0B", "c3": "0B", "c4": "0B", "d1": "0B", "d2": "0B"}
+_STRANGLE_CELLS = {
+    "a1": "0A",
+    "a2": "0A",
+    "a3": "0A",
+    "b1": "0A",
+    "b2": "0A",
+    "b3": "0A",
+    "c1": "0A",
+    "a4": "0B",
+    "b4": "0B",
+    "c2": "0B",
+    "c3": "0B",
+    "c4": "0B",
+    "d1": "0B",
+    "d2": "0B",
+}
 OVER_STRANGLE = build(_STRANGLE_CELLS)
 # Tiebreak: half-move 60 has been played.
 OVER_TIEBREAK = build({"c3": "0A", "e5": "0B"}, half_moves=60)
@@ -178,13 +253,28 @@ def test_positions_are_as_described():
     assert OVER_TIEBREAK.half_moves == 60 and OVER_TIEBREAK.to_move == "A"
     assert LOCK_POS_LOCKED_BY_B.player("B").echo_lock_used and not LOCK_POS_LOCKED_BY_B.player("A").echo_lock_used
     assert MANDATE_FREE.player("A").lowers_left == 0 and MANDATE_FREE.locked[C("c1")]
-    for pos in (START, SHAPE_POS, MOVE_POS, COOLDOWN_D4, COOLDOWN_CORNERS, SKIP_POS, ECHO_POS, LOCK_POS,
-                MANDATE_FREE, MOVE_MANDATE, MOVE_CAPTURE_MANDATE, OVER_TAKEOVER, OVER_NETWORK, OVER_STRANGLE,
-                OVER_TIEBREAK):
+    for pos in (
+        START,
+        SHAPE_POS,
+        MOVE_POS,
+        COOLDOWN_D4,
+        COOLDOWN_CORNERS,
+        SKIP_POS,
+        ECHO_POS,
+        LOCK_POS,
+        MANDATE_FREE,
+        MOVE_MANDATE,
+        MOVE_CAPTURE_MANDATE,
+        OVER_TAKEOVER,
+        OVER_NETWORK,
+        OVER_STRANGLE,
+        OVER_TIEBREAK,
+    ):
         assert pos.problems() == []
 
 
 # ------------------------------------------------------- the big table --
+
 
 @dataclass(frozen=True)
 class Case:
@@ -193,9 +283,9 @@ class Case:
     htn: str
     rule: str
     status: str
-    cells: tuple = ()      # cells the check must name
-    facts: tuple = ()      # tokens its message must contain
-    legal: bool | None = None   # the whole verdict, when known
+    cells: tuple = ()  # cells the check must name
+    facts: tuple = ()  # tokens its message must contain
+    legal: bool | None = None  # the whole verdict, when known
 
 
 PASSED, FAILED, NA = "passed", "failed", "not_applicable"
@@ -204,78 +294,166 @@ CASES = [
     # game.over ----------------------------------------------------------
     Case("game.over/start", START, "c3 +d4", "game.over", PASSED, (), ("60",), True),
     Case("game.over/takeover", OVER_TAKEOVER, "b2 +b2", "game.over", FAILED, (), ("takeover", "6"), False),
-    Case("game.over/network", OVER_NETWORK, "g7 +g7", "game.over", FAILED, (),
-         ("network", "5", "d2", "d3", "d4", "d5", "d6"), False),
+    Case(
+        "game.over/network",
+        OVER_NETWORK,
+        "g7 +g7",
+        "game.over",
+        FAILED,
+        (),
+        ("network", "5", "d2", "d3", "d4", "d5", "d6"),
+        False,
+    ),
     Case("game.over/strangle", OVER_STRANGLE, "a1-a2", "game.over", FAILED, (), ("strangle",), False),
     Case("game.over/tiebreak", OVER_TIEBREAK, "b2 +b2", "game.over", FAILED, (), ("tiebreak", "60"), False),
     # D-13: only the player who just moved; A is to move here.
     Case("game.over/mover-network-is-not-over", A_NETWORK_TO_MOVE, "a1 +a1", "game.over", PASSED, (), (), True),
-
     # project.skip -------------------------------------------------------
-    Case("project.skip/skip-applies", SKIP_POS, "skip", "project.skip", PASSED,
-         ("a3", "c2", "d5", "f4", "g7"), ("a3", "c2", "d5", "f4", "g7"), True),
+    Case(
+        "project.skip/skip-applies",
+        SKIP_POS,
+        "skip",
+        "project.skip",
+        PASSED,
+        ("a3", "c2", "d5", "f4", "g7"),
+        ("a3", "c2", "d5", "f4", "g7"),
+        True,
+    ),
     # the cooldown {d4} leaves 28 cells, so a Place is right and the skip is not
-    Case("project.skip/place-with-cooldown", COOLDOWN_D4, "b2 +b2", "project.skip", PASSED, ("d4",), ("28",),
-         True),
-    Case("project.skip/place-when-skip-applies", SKIP_POS, "a2 +a2", "project.skip", FAILED,
-         ("a3", "c2", "d5", "f4", "g7"), ("skipped",), False),
+    Case("project.skip/place-with-cooldown", COOLDOWN_D4, "b2 +b2", "project.skip", PASSED, ("d4",), ("28",), True),
+    Case(
+        "project.skip/place-when-skip-applies",
+        SKIP_POS,
+        "a2 +a2",
+        "project.skip",
+        FAILED,
+        ("a3", "c2", "d5", "f4", "g7"),
+        ("skipped",),
+        False,
+    ),
     Case("project.skip/skip-without-cooldown", START, "skip", "project.skip", FAILED, (), ("cooldown",), False),
-    Case("project.skip/skip-with-places-left", COOLDOWN_D4, "skip", "project.skip", FAILED, ("d4",),
-         ("28", "d4"), False),
-
+    Case(
+        "project.skip/skip-with-places-left", COOLDOWN_D4, "skip", "project.skip", FAILED, ("d4",), ("28", "d4"), False
+    ),
     # place.* ------------------------------------------------------------
     Case("place.reserve/7", START, "c3 +d4", "place.reserve", PASSED, (), ("7",), True),
-    Case("place.reserve/empty-reserve", MOVE_POS, "e4 +e4", "place.reserve", FAILED, (), ("reserve", "empty"),
-         False),
+    Case("place.reserve/empty-reserve", MOVE_POS, "e4 +e4", "place.reserve", FAILED, (), ("reserve", "empty"), False),
     Case("place.empty/empty", START, "c3 +d4", "place.empty", PASSED, ("c3",), ("c3",), True),
     Case("place.empty/enemy", ECHO_POS, "d4 +d4", "place.empty", FAILED, ("d4",), ("d4",), False),
     Case("place.empty/own", ECHO_POS, "c3 +c3", "place.empty", FAILED, ("c3",), ("c3",), False),
     Case("place.unlocked/unlocked", START, "c3 +d4", "place.unlocked", PASSED, ("c3",), ("c3",), True),
-    Case("place.unlocked/locked", LOCKED_EMPTY, "c1 +b1", "place.unlocked", FAILED, ("c1",), ("c1", "locked"),
-         False),
+    Case("place.unlocked/locked", LOCKED_EMPTY, "c1 +b1", "place.unlocked", FAILED, ("c1",), ("c1", "locked"), False),
     # c3 (3,3) to d4 (4,4): 1 step
-    Case("place.opening-restriction/c3", START, "c3 +d4", "place.opening-restriction", PASSED, ("c3",),
-         ("c3", "1", "d4"), True),
-    Case("place.opening-restriction/d4", START, "d4 +c3", "place.opening-restriction", FAILED, ("d4",),
-         ("d4", "centre"), False),
+    Case(
+        "place.opening-restriction/c3",
+        START,
+        "c3 +d4",
+        "place.opening-restriction",
+        PASSED,
+        ("c3",),
+        ("c3", "1", "d4"),
+        True,
+    ),
+    Case(
+        "place.opening-restriction/d4",
+        START,
+        "d4 +c3",
+        "place.opening-restriction",
+        FAILED,
+        ("d4",),
+        ("d4", "centre"),
+        False,
+    ),
     # b2 (2,2) to d4 (4,4): 2 steps
-    Case("place.cooldown/2-steps", COOLDOWN_D4, "b2 +b2", "place.cooldown", PASSED, ("b2", "d4"),
-         ("b2", "2", "d4"), True),
+    Case(
+        "place.cooldown/2-steps", COOLDOWN_D4, "b2 +b2", "place.cooldown", PASSED, ("b2", "d4"), ("b2", "2", "d4"), True
+    ),
     # c3 to d4: 1 step
-    Case("place.cooldown/1-step", COOLDOWN_D4, "c3 +c3", "place.cooldown", FAILED, ("c3", "d4"),
-         ("c3", "1 step", "d4"), False),
+    Case(
+        "place.cooldown/1-step",
+        COOLDOWN_D4,
+        "c3 +c3",
+        "place.cooldown",
+        FAILED,
+        ("c3", "d4"),
+        ("c3", "1 step", "d4"),
+        False,
+    ),
     Case("place.cooldown/on-the-cell", COOLDOWN_D4, "d4 +d4", "place.cooldown", FAILED, ("d4",), ("d4",), False),
     # c3 (3,3): a1 (1,1) 2 steps, g7 (7,7) 4 steps
-    Case("place.cooldown/two-cells-pass", COOLDOWN_CORNERS, "c3 +c3", "place.cooldown", PASSED, ("c3",),
-         ("a1", "2", "g7", "4"), True),
+    Case(
+        "place.cooldown/two-cells-pass",
+        COOLDOWN_CORNERS,
+        "c3 +c3",
+        "place.cooldown",
+        PASSED,
+        ("c3",),
+        ("a1", "2", "g7", "4"),
+        True,
+    ),
     # f6 (6,6): g7 1 step (too close), a1 5 steps
-    Case("place.cooldown/two-cells-fail", COOLDOWN_CORNERS, "f6 +f6", "place.cooldown", FAILED, ("f6", "g7"),
-         ("f6", "g7", "1 step"), False),
-
+    Case(
+        "place.cooldown/two-cells-fail",
+        COOLDOWN_CORNERS,
+        "f6 +f6",
+        "place.cooldown",
+        FAILED,
+        ("f6", "g7"),
+        ("f6", "g7", "1 step"),
+        False,
+    ),
     # move.* -------------------------------------------------------------
     Case("move.reserve-empty/empty", MOVE_POS, "d4-d5 +d4", "move.reserve-empty", PASSED, (), ("reserve",), True),
-    Case("move.reserve-empty/2-in-reserve", ECHO_POS, "c3-b3 +c3", "move.reserve-empty", FAILED, (),
-         ("2", "reserve"), False),
+    Case(
+        "move.reserve-empty/2-in-reserve",
+        ECHO_POS,
+        "c3-b3 +c3",
+        "move.reserve-empty",
+        FAILED,
+        (),
+        ("2", "reserve"),
+        False,
+    ),
     Case("move.own-stone/own", MOVE_POS, "d4-d5 +d4", "move.own-stone", PASSED, ("d4",), ("d4",), True),
     Case("move.own-stone/empty", MOVE_POS, "e4-e3 +e4", "move.own-stone", FAILED, ("e4",), ("e4", "empty"), False),
     Case("move.own-stone/enemy", MOVE_POS, "c4-b4 +c4", "move.own-stone", FAILED, ("c4",), ("c4",), False),
-    Case("move.adjacent/neighbour", MOVE_POS, "d4-d5 +d4", "move.adjacent", PASSED, ("d4", "d5"), ("d4", "d5"),
-         True),
+    Case("move.adjacent/neighbour", MOVE_POS, "d4-d5 +d4", "move.adjacent", PASSED, ("d4", "d5"), ("d4", "d5"), True),
     # d4 (4,4) to d6 (4,6): 2 steps
-    Case("move.adjacent/2-steps", MOVE_POS, "d4-d6 +d6", "move.adjacent", FAILED, ("d4", "d6"),
-         ("d4", "d6", "2 steps"), False),
+    Case(
+        "move.adjacent/2-steps",
+        MOVE_POS,
+        "d4-d6 +d6",
+        "move.adjacent",
+        FAILED,
+        ("d4", "d6"),
+        ("d4", "d6", "2 steps"),
+        False,
+    ),
     Case("move.destination/empty", MOVE_POS, "d4-d5 +d4", "move.destination", PASSED, ("d5",), ("d5",), True),
-    Case("move.destination/locked", MOVE_POS, "d4-e5 +d4", "move.destination", PASSED, ("e5",),
-         ("e5", "locked"), True),
+    Case("move.destination/locked", MOVE_POS, "d4-e5 +d4", "move.destination", PASSED, ("e5",), ("e5", "locked"), True),
     # c4 tier 0 < d4 tier 1: Move capture
-    Case("move.destination/capture", MOVE_POS, "d4xc4 +d4", "move.destination", PASSED, ("c4",),
-         ("c4", "0", "d4", "1"), True),
+    Case(
+        "move.destination/capture",
+        MOVE_POS,
+        "d4xc4 +d4",
+        "move.destination",
+        PASSED,
+        ("c4",),
+        ("c4", "0", "d4", "1"),
+        True,
+    ),
     # c3 tier 1 = d4 tier 1: not strictly lower
-    Case("move.destination/equal-tier", MOVE_POS, "d4xc3 +d4", "move.destination", FAILED, ("c3",),
-         ("c3", "d4", "1"), False),
-    Case("move.destination/own-stone", MOVE_POS, "d4-d3 +d4", "move.destination", FAILED, ("d3",), ("d3",),
-         False),
-
+    Case(
+        "move.destination/equal-tier",
+        MOVE_POS,
+        "d4xc3 +d4",
+        "move.destination",
+        FAILED,
+        ("c3",),
+        ("c3", "d4", "1"),
+        False,
+    ),
+    Case("move.destination/own-stone", MOVE_POS, "d4-d3 +d4", "move.destination", FAILED, ("d3",), ("d3",), False),
     # shape.* ------------------------------------------------------------
     # c5 (3,5) from c3 (3,3): 2 steps
     Case("shape.range/2", SHAPE_POS, "c3 +c5", "shape.range", PASSED, ("c5",), ("c5", "2", "c3"), True),
@@ -294,53 +472,93 @@ CASES = [
     # 4 lowers left; this lower leaves 4 - 1 = 3
     Case("shape.lowering-budget/4-left", SHAPE_POS, "c3 -c5", "shape.lowering-budget", PASSED, (), ("4", "3"), True),
     Case("shape.lowering-budget/raise", SHAPE_POS, "c3 +c3", "shape.lowering-budget", NA, (), ("4",), True),
-    Case("shape.lowering-budget/0-left", SHAPE_POS_NO_LOWERS, "c3 -c5", "shape.lowering-budget", FAILED, (),
-         ("0",), False),
+    Case(
+        "shape.lowering-budget/0-left",
+        SHAPE_POS_NO_LOWERS,
+        "c3 -c5",
+        "shape.lowering-budget",
+        FAILED,
+        (),
+        ("0",),
+        False,
+    ),
     Case("shape.mandate/nothing-to-shape", MANDATE_FREE, "a1", "shape.mandate", PASSED, ("a1",), (), True),
     Case("shape.mandate/start", START, "c3", "shape.mandate", FAILED, (), (), False),
     # after b2-a1, +b2 (b2 empty, tier 1) is the only legal Shape not on A's stone
     Case("shape.mandate/after-move", MOVE_MANDATE, "b2-a1", "shape.mandate", FAILED, ("b2",), ("+b2",), False),
     Case("shape.skipped/no-shape", SKIP_POS, "skip", "shape.skipped", PASSED, (), (), True),
     Case("shape.skipped/shape-given", SKIP_POS, "skip +d4", "shape.skipped", FAILED, ("d4",), ("+d4",), False),
-
     # echo.charge --------------------------------------------------------
     # 3 charges, one spent leaves 2
     Case("echo.charge/3", ECHO_POS, "g7 +g7 *d4", "echo.charge", PASSED, (), ("3", "2"), True),
     Case("echo.charge/0", ECHO_POS_NO_CHARGES, "g7 +g7 *d4", "echo.charge", FAILED, (), ("charge",), False),
     Case("echo.charge/no-echo", ECHO_POS, "g7 +g7", "echo.charge", NA, (), (), True),
-
     # echo-capture.* -----------------------------------------------------
     Case("echo-capture.enemy/enemy", ECHO_POS, "g7 +g7 *d4", "echo-capture.enemy", PASSED, ("d4",), ("d4",), True),
     Case("echo-capture.enemy/own", ECHO_POS, "g7 +g7 *c3", "echo-capture.enemy", FAILED, ("c3",), ("c3",), False),
-    Case("echo-capture.enemy/empty", ECHO_POS, "g7 +g7 *g6", "echo-capture.enemy", FAILED, ("g6",),
-         ("g6", "empty"), False),
-    Case("echo-capture.sealed/sealed", ECHO_POS, "g7 +g7 *d4", "echo-capture.sealed", PASSED, ("d4",), ("d4",),
-         True),
+    Case(
+        "echo-capture.enemy/empty",
+        ECHO_POS,
+        "g7 +g7 *g6",
+        "echo-capture.enemy",
+        FAILED,
+        ("g6",),
+        ("g6", "empty"),
+        False,
+    ),
+    Case("echo-capture.sealed/sealed", ECHO_POS, "g7 +g7 *d4", "echo-capture.sealed", PASSED, ("d4",), ("d4",), True),
     # e4 is d4's only empty neighbour
-    Case("echo-capture.sealed/e4-empty", ECHO_POS_OPEN, "g7 +g7 *d4", "echo-capture.sealed", FAILED,
-         ("d4", "e4"), ("d4", "e4"), False),
+    Case(
+        "echo-capture.sealed/e4-empty",
+        ECHO_POS_OPEN,
+        "g7 +g7 *d4",
+        "echo-capture.sealed",
+        FAILED,
+        ("d4", "e4"),
+        ("d4", "e4"),
+        False,
+    ),
     Case("echo-capture.tier/1", ECHO_POS, "g7 +g7 *d4", "echo-capture.tier", PASSED, ("d4",), ("d4", "1"), True),
-    Case("echo-capture.tier/0", ECHO_POS_TIER0, "g7 +g7 *d4", "echo-capture.tier", FAILED, ("d4",), ("d4", "0"),
-         False),
-    Case("echo-capture.contact/five", ECHO_POS, "g7 +g7 *d4", "echo-capture.contact", PASSED,
-         ("d4", "c3", "c4", "d3", "d5", "e4"), ("c3", "c4", "d3", "d5", "e4"), True),
-    Case("echo-capture.contact/none", ECHO_POS, "g7 +g7 *a1", "echo-capture.contact", FAILED, ("a1",), ("a1",),
-         False),
-
+    Case("echo-capture.tier/0", ECHO_POS_TIER0, "g7 +g7 *d4", "echo-capture.tier", FAILED, ("d4",), ("d4", "0"), False),
+    Case(
+        "echo-capture.contact/five",
+        ECHO_POS,
+        "g7 +g7 *d4",
+        "echo-capture.contact",
+        PASSED,
+        ("d4", "c3", "c4", "d3", "d5", "e4"),
+        ("c3", "c4", "d3", "d5", "e4"),
+        True,
+    ),
+    Case("echo-capture.contact/none", ECHO_POS, "g7 +g7 *a1", "echo-capture.contact", FAILED, ("a1",), ("a1",), False),
     # echo-lock.* --------------------------------------------------------
     Case("echo-lock.once/first", LOCK_POS, "g7 +g7 #c3", "echo-lock.once", PASSED, (), (), True),
     Case("echo-lock.once/used", LOCK_POS_USED, "g7 +g7 #c3", "echo-lock.once", FAILED, (), (), False),
     Case("echo-lock.own-stone/own", LOCK_POS, "g7 +g7 #c3", "echo-lock.own-stone", PASSED, ("c3",), ("c3",), True),
-    Case("echo-lock.own-stone/enemy", LOCK_POS, "g7 +g7 #d4", "echo-lock.own-stone", FAILED, ("d4",), ("d4",),
-         False),
-    Case("echo-lock.own-stone/empty", LOCK_POS, "g7 +g7 #g6", "echo-lock.own-stone", FAILED, ("g6",),
-         ("g6", "empty"), False),
+    Case("echo-lock.own-stone/enemy", LOCK_POS, "g7 +g7 #d4", "echo-lock.own-stone", FAILED, ("d4",), ("d4",), False),
+    Case(
+        "echo-lock.own-stone/empty",
+        LOCK_POS,
+        "g7 +g7 #g6",
+        "echo-lock.own-stone",
+        FAILED,
+        ("g6",),
+        ("g6", "empty"),
+        False,
+    ),
     Case("echo-lock.tier/2", LOCK_POS, "g7 +g7 #c3", "echo-lock.tier", PASSED, ("c3",), ("c3", "2"), True),
     Case("echo-lock.tier/1", LOCK_POS, "g7 +g7 #c4", "echo-lock.tier", FAILED, ("c4",), ("c4", "1"), False),
-    Case("echo-lock.unlocked/unlocked", LOCK_POS, "g7 +g7 #c3", "echo-lock.unlocked", PASSED, ("c3",), ("c3",),
-         True),
-    Case("echo-lock.unlocked/locked", LOCK_POS_LOCKED_BY_B, "g7 +g7 #f6", "echo-lock.unlocked", FAILED, ("f6",),
-         ("f6", "locked"), False),
+    Case("echo-lock.unlocked/unlocked", LOCK_POS, "g7 +g7 #c3", "echo-lock.unlocked", PASSED, ("c3",), ("c3",), True),
+    Case(
+        "echo-lock.unlocked/locked",
+        LOCK_POS_LOCKED_BY_B,
+        "g7 +g7 #f6",
+        "echo-lock.unlocked",
+        FAILED,
+        ("f6",),
+        ("f6", "locked"),
+        False,
+    ),
 ]
 
 
@@ -375,17 +593,22 @@ def test_table_covers_every_turn_rule_passing_and_failing():
 
 # ------------------------------------------------------------ game.over --
 
-@pytest.mark.parametrize("pos,reason", [
-    (OVER_TAKEOVER, "takeover"), (OVER_NETWORK, "network"), (OVER_TIEBREAK, "tiebreak"),
-])
+
+@pytest.mark.parametrize(
+    "pos,reason",
+    [
+        (OVER_TAKEOVER, "takeover"),
+        (OVER_NETWORK, "network"),
+        (OVER_TIEBREAK, "tiebreak"),
+    ],
+)
 def test_game_over_still_judges_every_other_check(pos, reason):
     # b3 is empty in every one of these positions: the other checks are
     # judged as on any turn.
     v = check(pos, T("b3 +b3"))
     assert v.violations == ["game.over"]
     assert has_fact(the(v, "game.over").message, reason)
-    for rule in ("place.reserve", "place.empty", "place.unlocked", "shape.range", "shape.unlocked",
-                 "shape.tier-limit"):
+    for rule in ("place.reserve", "place.empty", "place.unlocked", "shape.range", "shape.unlocked", "shape.tier-limit"):
         assert the(v, rule).status == PASSED
     # and a second, independent violation is reported too: b3 (2,3) to e3
     # (5,3) is 3 steps
@@ -430,6 +653,7 @@ def test_game_over_is_the_first_check():
 
 
 # ---------------------------------------------------------- project.skip --
+
 
 def test_skip_applies_skip_is_legal_and_shape_rules_are_not_judged():
     v = check(SKIP_POS, T("skip"))
@@ -498,6 +722,7 @@ def test_echo_still_available_on_skipped_turn(htn):
 
 # ------------------------------------------------------------- Move ---
 
+
 def test_move_onto_locked_cell_is_legal():
     v = check(MOVE_POS, T("d4-e5 +d4"))
     assert v.legal, v.violations
@@ -521,6 +746,7 @@ def test_move_into_own_stone_fails():
 
 # ---------------------------------------------------------- shape.mandate --
 
+
 def _named_shape(message):
     found = SHAPE_TOKEN.findall(message)
     assert found, f"no Shape named in {message!r}"
@@ -528,10 +754,17 @@ def _named_shape(message):
     return Shape("raise" if sign == "+" else "lower", C(cell))
 
 
-@pytest.mark.parametrize("pos,htn", [
-    (START, "c3"), (START, "a1"), (MOVE_MANDATE, "b2-a1"), (MANDATE_ONE_LOWER, "a1"), (SHAPE_POS, "c3"),
-    (MANDATE_FREE, "a2"),
-])
+@pytest.mark.parametrize(
+    "pos,htn",
+    [
+        (START, "c3"),
+        (START, "a1"),
+        (MOVE_MANDATE, "b2-a1"),
+        (MANDATE_ONE_LOWER, "a1"),
+        (SHAPE_POS, "c3"),
+        (MANDATE_FREE, "a2"),
+    ],
+)
 def test_mandate_names_a_legal_shape_not_on_own_stone(pos, htn):
     turn = T(htn)
     v = check(pos, turn)
@@ -556,12 +789,13 @@ def test_mandate_names_a_legal_shape_not_on_own_stone(pos, htn):
 
 def board_name(cell):
     from checker.board import name
+
     return name(cell)
 
 
 def hex_steps(a: str, b: str) -> int:
     """RULES §1, from the cell names alone."""
-    di = (ord(a[0]) - ord(b[0]))
+    di = ord(a[0]) - ord(b[0])
     dj = int(a[1]) - int(b[1])
     return max(abs(di), abs(dj), abs(di - dj))
 
@@ -611,6 +845,7 @@ def test_mandate_judged_after_move_capture():
 
 # ------------------------------------------------------------ D-14 -----
 
+
 def test_several_violations_all_reported():
     # A has no charges; c3 holds B's stone.
     pos = build({"c3": "0B", "a1": "0A"}, A={"charges": 0})
@@ -626,18 +861,18 @@ def test_several_violations_all_reported():
 
 def test_shape_range_from_declared_landing_when_place_fails():
     pos = build({"c3": "0B", "a1": "0A"})
-    v = check(pos, T("c3 +c5"))   # c5 is 2 steps from c3
+    v = check(pos, T("c3 +c5"))  # c5 is 2 steps from c3
     assert v.violations == ["place.empty"]
     assert the(v, "shape.range").status == PASSED
-    v = check(pos, T("c3 +c6"))   # c6 is 3 steps from c3
+    v = check(pos, T("c3 +c6"))  # c6 is 3 steps from c3
     assert v.violations == ["place.empty", "shape.range"]
 
 
 def test_shape_range_from_declared_landing_when_move_fails():
     # d4-d6 is not a Move to a neighbour; the landing cell is still d6.
-    v = check(MOVE_POS, T("d4-d6 +d7"))   # d7 (4,7) is 1 step from d6
+    v = check(MOVE_POS, T("d4-d6 +d7"))  # d7 (4,7) is 1 step from d6
     assert the(v, "shape.range").status == PASSED
-    v = check(MOVE_POS, T("d4-d6 +a1"))   # a1 (1,1) from d6 (4,6): 5 steps
+    v = check(MOVE_POS, T("d4-d6 +a1"))  # a1 (1,1) from d6 (4,6): 5 steps
     assert the(v, "shape.range").status == FAILED
     assert_facts(the(v, "shape.range").message, ("d6", "5"))
 
@@ -701,6 +936,7 @@ def test_shape_beyond_tier_limit_does_not_change_the_tier():
 
 # ------------------------------------------------------ D-15 step labels --
 
+
 def _steps_of(v, prefix):
     return {c.step for c in v.checks if c.rule.startswith(prefix)}
 
@@ -733,7 +969,7 @@ def test_step_label_place_with_empty_reserve_is_move():
 
 def test_step_labels_on_skip():
     v = check(SKIP_POS, T("skip +d4 #d4"))
-    assert the(v, "project.skip").step == STEP_PLACE   # 3 stones in reserve
+    assert the(v, "project.skip").step == STEP_PLACE  # 3 stones in reserve
     assert the(v, "shape.skipped").step == STEP_SHAPE
     assert _steps_of(v, "echo") == {STEP_ECHO}
 
@@ -747,11 +983,23 @@ def test_step_label_of_shape_mandate():
 RANK = {STEP_PLACE: 1, STEP_MOVE: 1, STEP_SHAPE: 2, STEP_ECHO: 3}
 
 
-@pytest.mark.parametrize("pos,htn", [
-    (START, "c3 +d4"), (START, "d4"), (START, "c3 +c6 *d4"), (ECHO_POS, "g7 +g7 *d4"), (ECHO_POS, "c3-b3 +c3 #c3"),
-    (MOVE_POS, "d4xc4 +d4 #d4"), (MOVE_POS, "e4 -e4 *e5"), (SKIP_POS, "skip *e2"), (SKIP_POS, "a2 +a2 #d4"),
-    (COOLDOWN_D4, "c3"), (OVER_TAKEOVER, "c3 +g7 *c3"), (LOCK_POS, "g7 +g7 #c3"),
-])
+@pytest.mark.parametrize(
+    "pos,htn",
+    [
+        (START, "c3 +d4"),
+        (START, "d4"),
+        (START, "c3 +c6 *d4"),
+        (ECHO_POS, "g7 +g7 *d4"),
+        (ECHO_POS, "c3-b3 +c3 #c3"),
+        (MOVE_POS, "d4xc4 +d4 #d4"),
+        (MOVE_POS, "e4 -e4 *e5"),
+        (SKIP_POS, "skip *e2"),
+        (SKIP_POS, "a2 +a2 #d4"),
+        (COOLDOWN_D4, "c3"),
+        (OVER_TAKEOVER, "c3 +g7 *c3"),
+        (LOCK_POS, "g7 +g7 #c3"),
+    ],
+)
 def test_checks_in_turn_order(pos, htn):
     turn = T(htn)
     v = check(pos, turn)
@@ -770,8 +1018,9 @@ def test_checks_in_turn_order(pos, htn):
     assert bool([r for r in rules if r.startswith("place.")]) == (kind == "place")
     assert bool([r for r in rules if r.startswith("move.")]) == (kind == "move")
     if kind == "place":
-        assert {"place.reserve", "place.empty", "place.unlocked", "place.opening-restriction",
-                "place.cooldown"} <= set(rules)
+        assert {"place.reserve", "place.empty", "place.unlocked", "place.opening-restriction", "place.cooldown"} <= set(
+            rules
+        )
     if kind == "move":
         assert {"move.reserve-empty", "move.own-stone", "move.adjacent", "move.destination"} <= set(rules)
     if kind != "skip":
@@ -787,6 +1036,7 @@ def test_checks_in_turn_order(pos, htn):
 
 
 # --------------------------------------------------------- summaries ----
+
 
 def test_api_example_summary_and_message():
     v = check(START, T("d4 +c3"))
@@ -820,6 +1070,7 @@ def test_place_cooldown_on_the_captured_cell_itself():
 
 # ------------------------------------------------------- consistency ----
 
+
 def test_inconsistent_position_raises_with_every_problem():
     # half_moves 1 with A to move (position.to-move) and A's reserve 5 with no
     # stone on the board (position.stone-count)
@@ -842,6 +1093,7 @@ def test_inconsistent_hpn_position_raises():
 
 
 # ------------------------------------------------- more D-14 effects ----
+
 
 def test_illegal_move_still_moves_the_stone():
     # D-14: a Move moves the stone when the from-cell holds the mover's stone
@@ -881,16 +1133,17 @@ def test_locked_cell_shape_does_not_change_the_tier():
 def test_echo_capture_contact_and_seal_after_place():
     # B's a1 is tier 1; its neighbours a2 and b1 hold B's stones and b2 is empty.
     pos = build({"a1": "1B", "a2": "0B", "b1": "0B", "g7": "0A"})
-    v = check(pos, T("b2 +b2 *a1"))       # the Place on b2 seals a1 and touches it
+    v = check(pos, T("b2 +b2 *a1"))  # the Place on b2 seals a1 and touches it
     assert v.legal, v.violations
     assert "b2" in the(v, "echo-capture.contact").cells
-    v = check(pos, T("c3 +c3 *a1"))       # without it: b2 empty, no A stone next to a1
+    v = check(pos, T("c3 +c3 *a1"))  # without it: b2 empty, no A stone next to a1
     assert v.violations == ["echo-capture.sealed", "echo-capture.contact"]
     assert "b2" in the(v, "echo-capture.sealed").cells
     assert has_fact(the(v, "echo-capture.sealed").message, "b2")
 
 
 # ------------------------------------------------------- more checks ----
+
 
 def test_skip_declared_with_empty_reserve_fails():
     v = check(MOVE_POS, T("skip"))
@@ -921,8 +1174,7 @@ def test_network_needs_one_connected_group_and_ignores_locks():
     c = the(check(pos, T("g7 +g7")), "game.over")
     assert c.status == FAILED and has_fact(c.message, "network")
     # 5 tier-2 stones as 3 + 2 (d2 d3 d4 and d6 d7; d5 tier 1): no Network
-    pos = build({"d2": "2B", "d3": "2B", "d4": "2B", "d5": "1B", "d6": "2B", "d7": "2B", "a1": "0A"},
-                to_move="A")
+    pos = build({"d2": "2B", "d3": "2B", "d4": "2B", "d5": "1B", "d6": "2B", "d7": "2B", "a1": "0A"}, to_move="A")
     assert the(check(pos, T("g7 +g7")), "game.over").status == PASSED
 
 

@@ -19,7 +19,7 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 def pins(path: Path) -> dict[str, tuple[str, list[str]]]:
     """name -> (version, hashes) of a pip-compile lock file."""
-    text = re.sub(r"\\\n\s*", " ", path.read_text(encoding="utf-8"))   # join continuation lines
+    text = re.sub(r"\\\n\s*", " ", path.read_text(encoding="utf-8"))  # join continuation lines
     out: dict[str, tuple[str, list[str]]] = {}
     for line in text.splitlines():
         line = line.split("#", 1)[0].strip()

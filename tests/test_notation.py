@@ -9,8 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from checker import board
-from checker.notation import (NotationError, key_hpn, parse_hpn, parse_htn, position_to_hpn,
-                              turn_to_htn)
+from checker.notation import NotationError, key_hpn, parse_hpn, parse_htn, position_to_hpn, turn_to_htn
 from checker.position import PlayerState, Position
 from checker.turn import Echo, Move, Place, Shape, Skip, Turn
 
@@ -40,6 +39,7 @@ def raises_notation(fn, text) -> NotationError:
 
 # ------------------------------------------------------------------ HPN ----
 
+
 def test_start_hpn_parses_to_the_start_position():
     assert parse_hpn(START_HPN) == Position.start()
     assert position_to_hpn(Position.start()) == START_HPN
@@ -63,8 +63,14 @@ def test_base_hpn_fields():
 def test_rich_hpn_fields():
     pos = parse_hpn(RICH_IN)
     expected_cells = {
-        "a1": (2, "A", True), "a3": (1, "B", False), "b2": (2, None, True), "b5": (1, None, False),
-        "c6": (2, "B", False), "d4": (2, "B", False), "e2": (1, "A", False), "f7": (0, "A", False),
+        "a1": (2, "A", True),
+        "a3": (1, "B", False),
+        "b2": (2, None, True),
+        "b5": (1, None, False),
+        "c6": (2, "B", False),
+        "d4": (2, "B", False),
+        "e2": (1, "A", False),
+        "f7": (0, "A", False),
         "g4": (2, None, True),
     }
     for c in board.CELLS:
@@ -84,8 +90,9 @@ def test_rich_hpn_prints_cooldown_in_board_order():
     assert parse_hpn(RICH_OUT) == parse_hpn(RICH_IN)
 
 
-@pytest.mark.parametrize("flags, placed, locked", [("-", False, False), ("P", True, False),
-                                                    ("L", False, True), ("PL", True, True)])
+@pytest.mark.parametrize(
+    "flags, placed, locked", [("-", False, False), ("P", True, False), ("L", False, True), ("PL", True, True)]
+)
 def test_flags(flags, placed, locked):
     text = f"{START_BOARD} A 7:3:6:0:0:{flags}:- 7:3:6:0:0:-:- 0"
     pos = parse_hpn(text)
@@ -94,13 +101,16 @@ def test_flags(flags, placed, locked):
     assert position_to_hpn(pos) == text
 
 
-@pytest.mark.parametrize("cooldown_in, cooldown_out", [
-    ("d4", "d4"),
-    ("g7,a1", "a1,g7"),
-    ("g7,d4,a1", "a1,d4,g7"),
-    ("e5,c3,e2,c6", "c3,c6,e2,e5"),   # board order: row c before row e, then column
-    ("b5,c1", "b5,c1"),
-])
+@pytest.mark.parametrize(
+    "cooldown_in, cooldown_out",
+    [
+        ("d4", "d4"),
+        ("g7,a1", "a1,g7"),
+        ("g7,d4,a1", "a1,d4,g7"),
+        ("e5,c3,e2,c6", "c3,c6,e2,e5"),  # board order: row c before row e, then column
+        ("b5,c1", "b5,c1"),
+    ],
+)
 def test_cooldown_any_order_in_board_order_out(cooldown_in, cooldown_out):
     text = f"{BASE_HPN.split()[0]} A 6:3:6:0:1:P:{cooldown_in} 6:3:6:0:1:P:- 2"
     pos = parse_hpn(text)
@@ -108,8 +118,10 @@ def test_cooldown_any_order_in_board_order_out(cooldown_in, cooldown_out):
     assert position_to_hpn(pos).split()[2] == f"6:3:6:0:1:P:{cooldown_out}"
 
 
-@pytest.mark.parametrize("text", [START_HPN, BASE_HPN, RICH_OUT,
-                                  "0000/00000/000000/0000000/000000/00000/0000 B 7:3:6:0:0:P:- 7:3:6:0:0:-:a1,g7 1"])
+@pytest.mark.parametrize(
+    "text",
+    [START_HPN, BASE_HPN, RICH_OUT, "0000/00000/000000/0000000/000000/00000/0000 B 7:3:6:0:0:P:- 7:3:6:0:0:-:a1,g7 1"],
+)
 def test_hpn_round_trip(text):
     assert position_to_hpn(parse_hpn(text)) == text
 
@@ -126,19 +138,23 @@ def test_key_hpn_same_when_only_cooldown_or_half_moves_differ():
     assert key_hpn(a) == key_hpn(b) == key_hpn(parse_hpn(BASE_HPN))
 
 
-@pytest.mark.parametrize("other", [
-    BASE_HPN.replace(" A ", " B ", 1),                              # to move
-    BASE_HPN.replace("6:3:6:0:1:P:- 6:3", "6:3:6:0:1:PL:- 6:3"),    # A's flags
-    BASE_HPN.replace("6:3:6:0:1:P:- 2", "6:3:6:1:1:P:- 2"),          # B's captures
-    BASE_HPN.replace("001A000", "002A000"),                          # a tier
-    BASE_HPN.replace("001A000", "001A*000"),                         # a lock
-    BASE_HPN.replace("001A000", "001B000"),                          # a stone
-])
+@pytest.mark.parametrize(
+    "other",
+    [
+        BASE_HPN.replace(" A ", " B ", 1),  # to move
+        BASE_HPN.replace("6:3:6:0:1:P:- 6:3", "6:3:6:0:1:PL:- 6:3"),  # A's flags
+        BASE_HPN.replace("6:3:6:0:1:P:- 2", "6:3:6:1:1:P:- 2"),  # B's captures
+        BASE_HPN.replace("001A000", "002A000"),  # a tier
+        BASE_HPN.replace("001A000", "001A*000"),  # a lock
+        BASE_HPN.replace("001A000", "001B000"),  # a stone
+    ],
+)
 def test_key_hpn_differs_when_the_key_differs(other):
     assert key_hpn(parse_hpn(other)) != key_hpn(parse_hpn(BASE_HPN))
 
 
 # -------------------------------------------------------- HPN errors ----
+
 
 def _row_c_with(text):
     return f"0000/00000/{text}/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
@@ -188,14 +204,17 @@ def test_bad_cooldown_is_an_error(cooldown):
     raises_notation(parse_hpn, f"{START_BOARD} A 7:3:6:0:0:-:- 7:3:6:0:0:-:{cooldown} 0")
 
 
-@pytest.mark.parametrize("text", [
-    "",
-    "   ",
-    START_BOARD,
-    f"{START_BOARD} A 7:3:6:0:0:-:- 7:3:6:0:0:-:-",            # 4 fields
-    f"{START_BOARD} A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0 0",        # 6 fields
-    f"{START_BOARD} A 7:3:6:0:0:-:- 0",                        # 4 fields
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        START_BOARD,
+        f"{START_BOARD} A 7:3:6:0:0:-:- 7:3:6:0:0:-:-",  # 4 fields
+        f"{START_BOARD} A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0 0",  # 6 fields
+        f"{START_BOARD} A 7:3:6:0:0:-:- 0",  # 4 fields
+    ],
+)
 def test_wrong_field_count_is_an_error(text):
     err = raises_notation(parse_hpn, text)
     assert "5" in err.message
@@ -207,8 +226,9 @@ def test_bad_to_move_is_an_error(to_move):
     assert to_move in err.message
 
 
-@pytest.mark.parametrize("player", ["7:3:6:0:0:-", "7:3:6:0:0:-:-:-", "x:3:6:0:0:-:-", "7:3:6:0:a:-:-",
-                                    "7::6:0:0:-:-", "7:3:6:0:0.5:-:-"])
+@pytest.mark.parametrize(
+    "player", ["7:3:6:0:0:-", "7:3:6:0:0:-:-:-", "x:3:6:0:0:-:-", "7:3:6:0:a:-:-", "7::6:0:0:-:-", "7:3:6:0:0.5:-:-"]
+)
 def test_bad_player_field_is_an_error(player):
     err = raises_notation(parse_hpn, f"{START_BOARD} A 7:3:6:0:0:-:- {player} 0")
     assert "B" in err.message
@@ -226,12 +246,16 @@ def test_board_with_wrong_row_count_is_an_error():
 
 # ------------------------------------------------------------------ HTN ----
 
-@pytest.mark.parametrize("text, turn", [
-    ("c3 +d4", Turn(Place(C("c3")), Shape("raise", C("d4")))),
-    ("c3-c4 -d3 #c4", Turn(Move(C("c3"), C("c4")), Shape("lower", C("d3")), Echo("lock", C("c4")))),
-    ("skip *e5", Turn(Skip(), None, Echo("capture", C("e5")))),
-    ("b2", Turn(Place(C("b2")))),
-])
+
+@pytest.mark.parametrize(
+    "text, turn",
+    [
+        ("c3 +d4", Turn(Place(C("c3")), Shape("raise", C("d4")))),
+        ("c3-c4 -d3 #c4", Turn(Move(C("c3"), C("c4")), Shape("lower", C("d3")), Echo("lock", C("c4")))),
+        ("skip *e5", Turn(Skip(), None, Echo("capture", C("e5")))),
+        ("b2", Turn(Place(C("b2")))),
+    ],
+)
 def test_rules_examples_parse_and_print_back(text, turn):
     assert parse_htn(text) == turn
     assert turn_to_htn(parse_htn(text)) == text
@@ -251,16 +275,19 @@ def test_both_move_separators_accepted():
     assert parse_htn("c3xc4 +d4 *e5") == parse_htn("c3-c4 +d4 *e5")
 
 
-@pytest.mark.parametrize("text, canonical", [
-    ("C3 +D4", "c3 +d4"),
-    ("C3-C4 -D3 #C4", "c3-c4 -d3 #c4"),
-    ("C3XC4", "c3-c4"),
-    ("SKIP *E5", "skip *e5"),
-    ("Skip", "skip"),
-    ("B2", "b2"),
-    ("  c3    +d4   ", "c3 +d4"),
-    ("c3\t+d4", "c3 +d4"),
-])
+@pytest.mark.parametrize(
+    "text, canonical",
+    [
+        ("C3 +D4", "c3 +d4"),
+        ("C3-C4 -D3 #C4", "c3-c4 -d3 #c4"),
+        ("C3XC4", "c3-c4"),
+        ("SKIP *E5", "skip *e5"),
+        ("Skip", "skip"),
+        ("B2", "b2"),
+        ("  c3    +d4   ", "c3 +d4"),
+        ("c3\t+d4", "c3 +d4"),
+    ],
+)
 def test_upper_case_and_spacing_accepted_output_canonical(text, canonical):
     assert turn_to_htn(parse_htn(text)) == canonical
     assert parse_htn(text) == parse_htn(canonical)
@@ -281,28 +308,31 @@ def test_capture_position_is_as_intended():
     assert p.to_move == "A"
 
 
-@pytest.mark.parametrize("to_move, text, expected", [
-    # A moves onto B's stone: x
-    ("A", "c3-c4", "c3xc4"),
-    ("A", "c3xc4 +d4 *e5", "c3xc4 +d4 *e5"),
-    # x whatever the tiers (b3 is tier 1, c3 tier 1: illegal, but the notation still says x)
-    ("A", "c3-b3", "c3xb3"),
-    # onto an empty cell: -
-    ("A", "c3-d3", "c3-d3"),
-    ("A", "c3xd3", "c3-d3"),
-    # onto A's own stone: not a capture
-    ("A", "c3-c2", "c3-c2"),
-    # B to move: B moving onto A's stone is x, onto B's own is not
-    ("B", "c4-c3", "c4xc3"),
-    ("B", "b3-c3", "b3xc3"),
-    ("B", "b3-c4", "b3-c4"),
-    ("B", "c4-d4", "c4-d4"),
-    # A moving from an enemy stone onto its own: no x (the to-cell decides)
-    ("A", "c4-c3", "c4-c3"),
-    # Place and skip are unchanged by the position
-    ("A", "d4 +d4", "d4 +d4"),
-    ("A", "skip *b3", "skip *b3"),
-])
+@pytest.mark.parametrize(
+    "to_move, text, expected",
+    [
+        # A moves onto B's stone: x
+        ("A", "c3-c4", "c3xc4"),
+        ("A", "c3xc4 +d4 *e5", "c3xc4 +d4 *e5"),
+        # x whatever the tiers (b3 is tier 1, c3 tier 1: illegal, but the notation still says x)
+        ("A", "c3-b3", "c3xb3"),
+        # onto an empty cell: -
+        ("A", "c3-d3", "c3-d3"),
+        ("A", "c3xd3", "c3-d3"),
+        # onto A's own stone: not a capture
+        ("A", "c3-c2", "c3-c2"),
+        # B to move: B moving onto A's stone is x, onto B's own is not
+        ("B", "c4-c3", "c4xc3"),
+        ("B", "b3-c3", "b3xc3"),
+        ("B", "b3-c4", "b3-c4"),
+        ("B", "c4-d4", "c4-d4"),
+        # A moving from an enemy stone onto its own: no x (the to-cell decides)
+        ("A", "c4-c3", "c4-c3"),
+        # Place and skip are unchanged by the position
+        ("A", "d4 +d4", "d4 +d4"),
+        ("A", "skip *b3", "skip *b3"),
+    ],
+)
 def test_turn_to_htn_with_position_writes_x_exactly_for_enemy_to_cell(to_move, text, expected):
     pos = XPOS_A if to_move == "A" else XPOS_A.replace(to_move="B", half_moves=5)
     assert turn_to_htn(parse_htn(text), pos) == expected
@@ -316,32 +346,59 @@ def test_htn_h9_is_not_a_cell():
     assert "h9 is not a cell" in err.message
 
 
-@pytest.mark.parametrize("text, token", [
-    ("c3 +d4 -d5", "-d5"),          # two Shapes
-    ("c3 +d4 +d4", "+d4"),          # two Shapes
-    ("c3 *e5 +d4", "+d4"),          # Echo before Shape
-    ("c3 #c3 -d4", "-d4"),          # Echo before Shape
-    ("c3 *e5 #c3", "#c3"),          # two Echoes
-    ("c3 d4", "d4"),                # second Project / no mark
-    ("c3 ?d4", "?d4"),
-    ("skip c3", "c3"),
-    ("c3 +d4 skip", "skip"),
-    ("h9", "h9"),
-    ("a5", "a5"),
-    ("c3-h9", "c3-h9"),
-    ("+d4", "+d4"),                 # Shape without a Project
-    ("*e5", "*e5"),
-    ("#c3 c3", "#c3"),
-    ("hello", "hello"),
-])
+@pytest.mark.parametrize(
+    "text, token",
+    [
+        ("c3 +d4 -d5", "-d5"),  # two Shapes
+        ("c3 +d4 +d4", "+d4"),  # two Shapes
+        ("c3 *e5 +d4", "+d4"),  # Echo before Shape
+        ("c3 #c3 -d4", "-d4"),  # Echo before Shape
+        ("c3 *e5 #c3", "#c3"),  # two Echoes
+        ("c3 d4", "d4"),  # second Project / no mark
+        ("c3 ?d4", "?d4"),
+        ("skip c3", "c3"),
+        ("c3 +d4 skip", "skip"),
+        ("h9", "h9"),
+        ("a5", "a5"),
+        ("c3-h9", "c3-h9"),
+        ("+d4", "+d4"),  # Shape without a Project
+        ("*e5", "*e5"),
+        ("#c3 c3", "#c3"),
+        ("hello", "hello"),
+    ],
+)
 def test_htn_errors_name_the_token(text, token):
     err = raises_notation(parse_htn, text)
     assert token in err.message, err.message
 
 
-@pytest.mark.parametrize("text", ["", " ", "\t", "c3-", "-c3", "x", "c3x", "xc4", "c3-c4-c5", "c3--c4",
-                                  "c3 +", "c3 #", "c3 *", "c3 -", "skip skip", "c33", "cc3", "3c",
-                                  "c3 +d4 *e5 #c3", "c3,c4", "c3 +d4,", "c3 + d4"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        " ",
+        "\t",
+        "c3-",
+        "-c3",
+        "x",
+        "c3x",
+        "xc4",
+        "c3-c4-c5",
+        "c3--c4",
+        "c3 +",
+        "c3 #",
+        "c3 *",
+        "c3 -",
+        "skip skip",
+        "c33",
+        "cc3",
+        "3c",
+        "c3 +d4 *e5 #c3",
+        "c3,c4",
+        "c3 +d4,",
+        "c3 + d4",
+    ],
+)
 def test_htn_errors(text):
     raises_notation(parse_htn, text)
 
@@ -365,9 +422,9 @@ def mutated(draw, seeds):
         if op == "insert":
             text = text[:i] + ch + text[i:]
         elif op == "delete" and i < len(text):
-            text = text[:i] + text[i + 1:]
+            text = text[:i] + text[i + 1 :]
         elif i < len(text):
-            text = text[:i] + ch + text[i + 1:]
+            text = text[:i] + ch + text[i + 1 :]
     return text
 
 
@@ -453,10 +510,19 @@ def positions(draw):
     tiers = draw(st.lists(st.sampled_from([0, 1, 2]), min_size=37, max_size=37))
     stones = draw(st.lists(st.sampled_from([None, "A", "B"]), min_size=37, max_size=37))
     locked = draw(st.lists(st.booleans(), min_size=37, max_size=37))
-    players = {w: PlayerState(draw(COUNT), draw(COUNT), draw(COUNT), draw(COUNT), draw(COUNT),
-                              draw(st.booleans()), draw(st.booleans()),
-                              frozenset(draw(st.sets(CELL, max_size=6))))
-               for w in "AB"}
+    players = {
+        w: PlayerState(
+            draw(COUNT),
+            draw(COUNT),
+            draw(COUNT),
+            draw(COUNT),
+            draw(COUNT),
+            draw(st.booleans()),
+            draw(st.booleans()),
+            frozenset(draw(st.sets(CELL, max_size=6))),
+        )
+        for w in "AB"
+    }
     return Position(tiers, stones, locked, draw(st.sampled_from("AB")), draw(COUNT), players)
 
 
@@ -477,7 +543,8 @@ def test_hpn_round_trip_of_any_position(pos):
     key_fields = [fields[0], fields[1], fields[2].rsplit(":", 1)[0], fields[3].rsplit(":", 1)[0]]
     assert key_hpn(pos) == " ".join(key_fields)
     # and it ignores the cooldowns and half-moves like Position.key()
-    bare = pos.replace(half_moves=0, A=pos.player("A").replace(cooldown=frozenset()),
-                       B=pos.player("B").replace(cooldown=frozenset()))
+    bare = pos.replace(
+        half_moves=0, A=pos.player("A").replace(cooldown=frozenset()), B=pos.player("B").replace(cooldown=frozenset())
+    )
     assert key_hpn(bare) == key_hpn(pos)
     assert bare.key() == pos.key()

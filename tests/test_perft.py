@@ -21,16 +21,33 @@ import random
 import pytest
 
 from checker import board
-from checker.counting import (BudgetExceeded, after, count_turns, load_table, perft, perft_count,
-                              table_json, table_markdown, doc_path, TABLE_POSITIONS)
+from checker.counting import (
+    TABLE_POSITIONS,
+    BudgetExceeded,
+    after,
+    count_turns,
+    doc_path,
+    load_table,
+    perft,
+    perft_count,
+    table_json,
+    table_markdown,
+)
 from checker.generate import legal_turns
 from checker.notation import parse_hpn, parse_htn, turn_to_htn
 from checker.play import apply
 from checker.position import Position, other
-from checker.turn import LOWER, RAISE, Move, Place, Shape, Skip, Turn
 from checker.tools.vectors import read_vectors as load_vectors
-from tests.test_properties import (NEIGHBOURS_BY_RULE, WITHIN_2_BY_RULE, _has_legal_project,
-                                   _largest_tier2_group, _rule_echoes, _steps_by_rule, expected_after)
+from checker.turn import LOWER, RAISE, Move, Place, Shape, Skip, Turn
+from tests.test_properties import (
+    NEIGHBOURS_BY_RULE,
+    WITHIN_2_BY_RULE,
+    _has_legal_project,
+    _largest_tier2_group,
+    _rule_echoes,
+    _steps_by_rule,
+    expected_after,
+)
 
 TABLE = {e.name: e for e in load_table()}
 START = Position.start()
@@ -42,6 +59,7 @@ def _table(name: str) -> Position:
 
 
 # ------------------------------------------------------- by hand (RULES) ---
+
 
 def test_start_depth_1_is_480_by_hand():
     # A's first Place: any empty cell but the centre d4 (opening restriction): 36 cells.  Every tier is 0,
@@ -141,6 +159,7 @@ def test_perft_count_with_and_without_divide():
 
 # ------------------------------------------------------------- the table ---
 
+
 def test_the_table_covers_what_the_issue_asks():
     names = list(TABLE)
     assert len(names) >= 8
@@ -178,23 +197,32 @@ def test_the_table_file_and_the_doc_are_made_from_the_same_data():
 
 # ------------------------------------------------- the independent model ---
 
+
 def rule_turns(pos: Position) -> list[Turn]:
     """The legal turns of ``pos`` from the rule text (RULES §4–§6, §8), on
     tests/test_properties.py's helpers, not on checker.generate."""
     me = pos.to_move
     m = pos.mover
-    if (pos.player("A").captures >= 6 or pos.player("B").captures >= 6            # Takeover
-            or (pos.half_moves >= 1 and _largest_tier2_group(pos, other(me)) >= 5)  # Network (D-13)
-            or not _has_legal_project(pos)                                         # Strangle
-            or pos.half_moves >= 60):                                              # the half-move cap
+    if (
+        pos.player("A").captures >= 6
+        or pos.player("B").captures >= 6  # Takeover
+        or (pos.half_moves >= 1 and _largest_tier2_group(pos, other(me)) >= 5)  # Network (D-13)
+        or not _has_legal_project(pos)  # Strangle
+        or pos.half_moves >= 60
+    ):  # the half-move cap
         return []
     if m.reserve > 0:
         cells = [c for c in board.CELLS if pos.stones[c] is None and not pos.locked[c] and (m.placed or c != D4)]
         allowed = [c for c in cells if all(_steps_by_rule(c, k) >= 2 for k in m.cooldown)]
         projects = [Skip()] if m.cooldown and not allowed else [Place(c) for c in allowed]
     else:
-        projects = [Move(a, b) for a in board.CELLS if pos.stones[a] == me for b in NEIGHBOURS_BY_RULE[a]
-                    if pos.stones[b] is None or (pos.stones[b] != me and pos.tiers[b] < pos.tiers[a])]
+        projects = [
+            Move(a, b)
+            for a in board.CELLS
+            if pos.stones[a] == me
+            for b in NEIGHBOURS_BY_RULE[a]
+            if pos.stones[b] is None or (pos.stones[b] != me and pos.tiers[b] < pos.tiers[a])
+        ]
     out = []
     for p in projects:
         if isinstance(p, Skip):
@@ -251,13 +279,17 @@ def test_the_model_counts_the_same_at_depth_2(name):
 
 # ------------------------------------------------ fast path = slow path ---
 
+
 @pytest.fixture(scope="module")
 def cases() -> list[tuple[Position, list[Turn]]]:
     """Every table position, every other position of 8 seeded games and every
     consistent vector position, each with its legal turns."""
     vector_positions = sorted({v["position"] for v in load_vectors()})
-    positions = ([e.position for e in TABLE.values()] + _game_positions(range(8), every=2)
-                 + [p for p in map(parse_hpn, vector_positions) if not p.problems()])
+    positions = (
+        [e.position for e in TABLE.values()]
+        + _game_positions(range(8), every=2)
+        + [p for p in map(parse_hpn, vector_positions) if not p.problems()]
+    )
     return [(pos, legal_turns(pos)) for pos in positions]
 
 
@@ -272,8 +304,9 @@ def test_after_is_the_position_apply_makes(cases):
     for pos, turns in cases:
         # a few turns with an Echo, a few Moves (captures first), a few others
         echoes = [t for t in turns if t.echo is not None]
-        moves = sorted((t for t in turns if isinstance(t.project, Move)),
-                       key=lambda t: pos.stones[t.project.dst] is None)
+        moves = sorted(
+            (t for t in turns if isinstance(t.project, Move)), key=lambda t: pos.stones[t.project.dst] is None
+        )
         chosen = rng.sample(echoes, min(4, len(echoes))) + moves[:4] + rng.sample(turns, min(4, len(turns)))
         for t in chosen:
             assert after(pos, t) == apply(pos, t).position, (pos, turn_to_htn(t, pos))
@@ -288,8 +321,10 @@ def test_perft_2_equals_the_slow_count(name):
 
 # ------------------------------------------------------------ the command ---
 
+
 def test_the_perft_command(capsys):
     from checker.tools.cli import main
+
     pos = TABLE["cooldown-skip"].hpn
     assert main(["perft", pos, "--depth", "1"]) == 0
     assert capsys.readouterr().out == "Nodes: 3\n"
@@ -300,24 +335,34 @@ def test_the_perft_command(capsys):
     assert lines[4] == f"Nodes: {sum(divide.values())}" == f"Nodes: {TABLE['cooldown-skip'].nodes[1]}"
     assert main(["perft", pos, "--depth", "1", "--divide", "--json"]) == 0
     import json
+
     body = json.loads(capsys.readouterr().out)
-    assert body == {"rules_version": body["rules_version"], "position": pos, "depth": 1, "nodes": 3,
-                    "divide": [{"turn": "skip", "nodes": 1}, {"turn": "skip *g7", "nodes": 1},
-                               {"turn": "skip #d4", "nodes": 1}]}
+    assert body == {
+        "rules_version": body["rules_version"],
+        "position": pos,
+        "depth": 1,
+        "nodes": 3,
+        "divide": [{"turn": "skip", "nodes": 1}, {"turn": "skip *g7", "nodes": 1}, {"turn": "skip #d4", "nodes": 1}],
+    }
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--depth", "61"], "--depth: Must be greater than or equal to 0 and less than or equal to 60"),
-    (["--depth", "-1"], "--depth: Must be greater than or equal to 0 and less than or equal to 60"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--depth", "61"], "--depth: Must be greater than or equal to 0 and less than or equal to 60"),
+        (["--depth", "-1"], "--depth: Must be greater than or equal to 0 and less than or equal to 60"),
+    ],
+)
 def test_the_perft_command_refuses_a_bad_depth(capsys, args, message):
     from checker.tools.cli import main
+
     assert main(["perft", TABLE["start"].hpn, *args]) == 2
     assert capsys.readouterr().err == f"hexodic-check: error: {message}\n"
 
 
 def test_the_perft_command_refuses_an_inconsistent_position(capsys):
     from checker.tools.cli import main
+
     broken = "0000/00000/000A000/0001000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 1"
     assert main(["perft", broken, "--depth", "1"]) == 2
     err = capsys.readouterr().err

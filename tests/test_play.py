@@ -30,6 +30,7 @@ GAME_END_LINK = "https://hexodic.com/rules/game-end"
 
 # ------------------------------------------------------------ helpers ------
 
+
 def play(pos, htn, history=()):
     """Check ``htn`` from ``pos`` (it must be legal) and return the outcome.
 
@@ -93,6 +94,7 @@ def ring_position(centre, ring, empty_ring_cell="e5", empty_tier="1"):
 
 
 # ------------------------------------------- §7 encirclement, the facts ----
+
 
 def test_tier1_stone_surrounded_by_six_tier1_stones_is_not_captured():
     # B on d4 (tier 1); A on d3, d5, c4, e4, c3 (tier 1); A Places the sixth
@@ -159,8 +161,15 @@ def test_edge_slots_count_tier_plus_one_not_captured_at_six():
     w = weighing(out, "a2")
     # edges 2 x (1 + 1) = 4; a1 1 + a3 1 + b2 0 + b3 0 = 2; 4 + 2 = 6, not > 6.
     assert (w.sum, w.threshold, w.captured) == (6, 6, False)
-    assert terms(w) == Counter({("edge", 2, None): 2, ("stone", 1, "a1"): 1, ("stone", 1, "a3"): 1,
-                                ("stone", 0, "b2"): 1, ("stone", 0, "b3"): 1})
+    assert terms(w) == Counter(
+        {
+            ("edge", 2, None): 2,
+            ("stone", 1, "a1"): 1,
+            ("stone", 1, "a3"): 1,
+            ("stone", 0, "b2"): 1,
+            ("stone", 0, "b3"): 1,
+        }
+    )
     assert stone(out.position, "a2") == "B"
 
 
@@ -241,8 +250,9 @@ def test_only_opponent_stones_are_weighed_mover_stone_placed_into_a_trap():
 def test_all_stones_meeting_the_test_are_captured_at_once():
     # B on a1 (1) and a3 (1); A on b1 (0), b2 (0), a4 (1), b3 (1), b4 (0);
     # A Places a2 (tier 1), the common neighbour, and raises c2.
-    pos = build({"a1": "1B", "a3": "1B", "b1": "0A", "b2": "0A", "a4": "1A", "b3": "1A", "b4": "0A",
-                 "a2": "1"}, to_move="A")
+    pos = build(
+        {"a1": "1B", "a3": "1B", "b1": "0A", "b2": "0A", "a4": "1A", "b3": "1A", "b4": "0A", "a2": "1"}, to_move="A"
+    )
     out = play(pos, "a2 +c2")
     # a1: 3 edges x 2 = 6 + a2 1 + b1 0 + b2 0 = 7 > 6.
     assert (weighing(out, "a1").sum, weighing(out, "a1").captured) == (7, True)
@@ -261,22 +271,27 @@ def test_all_stones_meeting_the_test_are_captured_at_once():
 
 # ------------------------------------------------ capture_check contents ----
 
+
 def test_capture_check_lists_every_weighed_stone_captured_or_not():
     # B on a1 (1): A on a2 (1), b1 (0), A Places b2 (0): 6 + 1 + 0 + 0 = 7 > 6.
     # B on g7 (1, corner: neighbours g6, f6, f7): A on all three at tier 0:
     #   3 x 2 + 0 = 6, not > 6 (weighed though far from the landing cell).
     # B on d4 (1) has empty neighbours: not weighed.
-    pos = build({"a1": "1B", "a2": "1A", "b1": "0A", "b2": "0",
-                 "g7": "1B", "g6": "0A", "f6": "0A", "f7": "0A", "d4": "1B"}, to_move="A")
+    pos = build(
+        {"a1": "1B", "a2": "1A", "b1": "0A", "b2": "0", "g7": "1B", "g6": "0A", "f6": "0A", "f7": "0A", "d4": "1B"},
+        to_move="A",
+    )
     out = play(pos, "b2 +c1")
     assert sorted(w.cell for w in out.capture_check) == ["a1", "g7"]
     a1, g7 = weighing(out, "a1"), weighing(out, "g7")
     assert (a1.owner, a1.tier, a1.sum, a1.threshold, a1.captured) == ("B", 1, 7, 6, True)
-    assert terms(a1) == Counter({("edge", 2, None): 3, ("stone", 1, "a2"): 1,
-                                 ("stone", 0, "b1"): 1, ("stone", 0, "b2"): 1})
+    assert terms(a1) == Counter(
+        {("edge", 2, None): 3, ("stone", 1, "a2"): 1, ("stone", 0, "b1"): 1, ("stone", 0, "b2"): 1}
+    )
     assert (g7.owner, g7.tier, g7.sum, g7.threshold, g7.captured) == ("B", 1, 6, 6, False)
-    assert terms(g7) == Counter({("edge", 2, None): 3, ("stone", 0, "g6"): 1,
-                                 ("stone", 0, "f6"): 1, ("stone", 0, "f7"): 1})
+    assert terms(g7) == Counter(
+        {("edge", 2, None): 3, ("stone", 0, "g6"): 1, ("stone", 0, "f6"): 1, ("stone", 0, "f7"): 1}
+    )
     assert len(a1.terms) == len(g7.terms) == 6
     assert "captured" in a1.message and "not captured" in g7.message
     assert stone(out.position, "a1") is None and stone(out.position, "g7") == "B"
@@ -296,11 +311,14 @@ def test_stone_next_to_its_own_colour_is_not_weighed_by_the_normal_check():
 
 # ----------------------------------------------------------- Move -----------
 
+
 def move_capture_position():
     # A: c3 (tier 2) and six tier-0 corner stones: 7 on the board, reserve 0.
     # B: c4 (tier 1), f5 (tier 0).
-    return build({"c3": "2A", "a1": "0A", "a4": "0A", "d1": "0A", "d7": "0A", "g4": "0A", "g7": "0A",
-                  "c4": "1B", "f5": "0B"}, to_move="A")
+    return build(
+        {"c3": "2A", "a1": "0A", "a4": "0A", "d1": "0A", "d7": "0A", "g4": "0A", "g7": "0A", "c4": "1B", "f5": "0B"},
+        to_move="A",
+    )
 
 
 def test_move_capture_onto_a_strictly_lower_enemy_stone():
@@ -328,14 +346,30 @@ def test_move_capture_then_encirclement_in_one_turn():
     # B: b2 (0), a1 (1), f5 (0).  A Moves c3xb2 (b2 tier 0 < c3 tier 2),
     # raises d4 (b2=(2,2) to d4=(4,4): 2 steps).  Then a1 is sealed:
     # 3 x 2 + a2 1 + b1 0 + b2 0 = 7 > 6: captured.
-    pos = build({"c3": "2A", "a2": "1A", "b1": "0A", "d7": "0A", "g4": "0A", "g7": "0A", "e2": "0A",
-                 "b2": "0B", "a1": "1B", "f5": "0B"}, to_move="A")
+    pos = build(
+        {
+            "c3": "2A",
+            "a2": "1A",
+            "b1": "0A",
+            "d7": "0A",
+            "g4": "0A",
+            "g7": "0A",
+            "e2": "0A",
+            "b2": "0B",
+            "a1": "1B",
+            "f5": "0B",
+        },
+        to_move="A",
+    )
     out = play(pos, "c3xb2 +d4")
     after = out.position
     assert stone(after, "b2") == "A" and stone(after, "a1") is None and stone(after, "c3") is None
     assert weighing(out, "a1").sum == 7 and weighing(out, "a1").captured
     assert [(e.type, e.kind, e.cells) for e in out.events] == [
-        ("capture", "move", ("b2",)), ("capture", "encirclement", ("a1",)), ("cooldown_set", None, ("a1", "b2"))]
+        ("capture", "move", ("b2",)),
+        ("capture", "encirclement", ("a1",)),
+        ("cooldown_set", None, ("a1", "b2")),
+    ]
     assert after.player("A").captures == 2
     assert after.player("B").reserve == pos.player("B").reserve + 2 == 6
     assert cooldown(after, "B") == {"a1", "b2"}
@@ -343,8 +377,10 @@ def test_move_capture_then_encirclement_in_one_turn():
 
 def test_move_onto_a_locked_cell_is_legal_and_the_stone_stands_there():
     # d4 is an empty locked tier-2 cell (A used the Echo-Lock); A Moves d3-d4.
-    pos = build({"d3": "0A", "d4": "2*", "a1": "0A", "a4": "0A", "d1": "0A", "g4": "0A", "g7": "0A",
-                 "d7": "0A", "f5": "0B"}, to_move="A")
+    pos = build(
+        {"d3": "0A", "d4": "2*", "a1": "0A", "a4": "0A", "d1": "0A", "g4": "0A", "g7": "0A", "d7": "0A", "f5": "0B"},
+        to_move="A",
+    )
     assert pos.player("A").reserve == 0 and pos.player("A").echo_lock_used
     verdict = check(pos, T("d3-d4 +b3"), [])
     assert verdict.legal
@@ -358,6 +394,7 @@ def test_move_onto_a_locked_cell_is_legal_and_the_stone_stands_there():
 
 # ------------------------------------------------------ Echo-Capture --------
 
+
 def test_echo_capture_of_a_sealed_group_captures_every_member_meeting_the_test():
     # B group a1 (1), a2 (1); A on b1 (0), b2 (0), a3 (0); A Places b3 (tier 1),
     # raises d5 (b3=(2,3) to d5=(4,5): 2 steps) and Echo-Captures a2.
@@ -368,12 +405,20 @@ def test_echo_capture_of_a_sealed_group_captures_every_member_meeting_the_test()
     w1, w2 = weighing(out, "a1", "echo"), weighing(out, "a2", "echo")
     # a1: edges 3 x 2 + wall a2 (1 + 1 = 2) + b1 0 + b2 0 = 8 > 6.
     assert (w1.sum, w1.threshold, w1.captured) == (8, 6, True)
-    assert terms(w1) == Counter({("edge", 2, None): 3, ("wall", 2, "a2"): 1,
-                                 ("stone", 0, "b1"): 1, ("stone", 0, "b2"): 1})
+    assert terms(w1) == Counter(
+        {("edge", 2, None): 3, ("wall", 2, "a2"): 1, ("stone", 0, "b1"): 1, ("stone", 0, "b2"): 1}
+    )
     # a2: edges 2 x 2 + wall a1 2 + a3 0 + b2 0 + b3 1 = 7 > 6.
     assert (w2.sum, w2.threshold, w2.captured) == (7, 6, True)
-    assert terms(w2) == Counter({("edge", 2, None): 2, ("wall", 2, "a1"): 1, ("stone", 0, "a3"): 1,
-                                 ("stone", 0, "b2"): 1, ("stone", 1, "b3"): 1})
+    assert terms(w2) == Counter(
+        {
+            ("edge", 2, None): 2,
+            ("wall", 2, "a1"): 1,
+            ("stone", 0, "a3"): 1,
+            ("stone", 0, "b2"): 1,
+            ("stone", 1, "b3"): 1,
+        }
+    )
     after = out.position
     assert stone(after, "a1") is None and stone(after, "a2") is None
     assert after.player("A").captures == 2
@@ -416,13 +461,16 @@ def test_echo_capture_that_captures_nothing_is_legal_and_spends_the_charge():
     # raises d6 (b4=(2,4) to d6=(4,6): 2 steps), Echo-Captures a3.
     # a2: a1 0 + wall a3 2 + edge 2 + b2 0 + edge 2 + b3 0 = 6, not > 6.
     # a3: wall a2 2 + a4 0 + edge 2 + b3 0 + edge 2 + b4 0 = 6, not > 6.
-    pos = build({"a2": "1B", "a3": "1B", "a1": "0A", "a4": "0A", "b2": "0A", "b3": "0A", "b4": "0"},
-                to_move="A")
+    pos = build({"a2": "1B", "a3": "1B", "a1": "0A", "a4": "0A", "b2": "0A", "b3": "0A", "b4": "0"}, to_move="A")
     verdict = check(pos, T("b4 +d6 *a3"), [])
     assert verdict.legal
     assert {c.rule: c.status for c in verdict.checks if c.rule.startswith("echo")} == {
-        "echo.charge": "passed", "echo-capture.enemy": "passed", "echo-capture.sealed": "passed",
-        "echo-capture.tier": "passed", "echo-capture.contact": "passed"}
+        "echo.charge": "passed",
+        "echo-capture.enemy": "passed",
+        "echo-capture.sealed": "passed",
+        "echo-capture.tier": "passed",
+        "echo-capture.contact": "passed",
+    }
     out = play(pos, "b4 +d6 *a3")
     ws = [w for w in out.capture_check if w.check == "echo"]
     assert sorted(w.cell for w in ws) == ["a2", "a3"]
@@ -445,11 +493,14 @@ def test_echo_capture_captures_nothing_when_the_normal_check_took_the_target():
     assert weighing(out, "a1").captured
     assert [w for w in out.capture_check if w.check == "echo"] == []
     after = out.position
-    assert after.player("A").captures == 1          # only the one encirclement
-    assert after.player("A").charges == 2           # the charge is spent
+    assert after.player("A").captures == 1  # only the one encirclement
+    assert after.player("A").charges == 2  # the charge is spent
     assert cooldown(after, "B") == {"a1"}
     assert [(e.type, e.kind, e.cells) for e in out.events] == [
-        ("capture", "encirclement", ("a1",)), ("capture", "echo", ()), ("cooldown_set", None, ("a1",))]
+        ("capture", "encirclement", ("a1",)),
+        ("capture", "echo", ()),
+        ("cooldown_set", None, ("a1",)),
+    ]
     assert "already" in events_of(out, "capture", "echo")[0].message
 
 
@@ -461,6 +512,7 @@ def test_echo_capture_event_links_to_the_capture_page():
 
 
 # --------------------------------------------------------- Echo-Lock --------
+
 
 def test_echo_lock():
     # A Places c3 (tier 1), raises it to 2 and Echo-Locks it.
@@ -478,16 +530,24 @@ def test_echo_lock():
 
 # ------------------------------------------- events, cooldown, first Place --
 
+
 def test_events_order_capture_lock_cooldown_set_cooldown_cleared():
     # A to move with cooldown {g7} (B captured A's stone there).  B on a1 (1);
     # A on b1 (1), b2 (0), c5 (2).  A Places a2 (0; 6 steps from g7), raises
     # a4, Echo-Locks c5.  a1: 3 x 2 + a2 0 + b1 1 + b2 0 = 7 > 6: captured.
-    pos = build({"a1": "1B", "b1": "1A", "b2": "0A", "c5": "2A", "a2": "0"}, to_move="A",
-                A={"cooldown": ["g7"]}, B={"captures": 1})
+    pos = build(
+        {"a1": "1B", "b1": "1A", "b2": "0A", "c5": "2A", "a2": "0"},
+        to_move="A",
+        A={"cooldown": ["g7"]},
+        B={"captures": 1},
+    )
     out = play(pos, "a2 +a4 #c5")
     assert [(e.type, e.player, e.cells) for e in out.events] == [
-        ("capture", "A", ("a1",)), ("lock", "A", ("c5",)),
-        ("cooldown_set", "B", ("a1",)), ("cooldown_cleared", "A", ("g7",))]
+        ("capture", "A", ("a1",)),
+        ("lock", "A", ("c5",)),
+        ("cooldown_set", "B", ("a1",)),
+        ("cooldown_cleared", "A", ("g7",)),
+    ]
     after = out.position
     assert cooldown(after, "A") == set() and cooldown(after, "B") == {"a1"}
     assert after.player("A").captures == 1 and after.player("B").reserve == 7
@@ -499,8 +559,7 @@ def test_events_order_lock_before_first_place():
     pos = build({"c3": "0A", "e5": "1"}, to_move="B")
     assert pos.half_moves == 1 and not pos.player("B").placed
     out = play(pos, "e5 +e5 #e5")
-    assert [(e.type, e.player, e.cells) for e in out.events] == [
-        ("lock", "B", ("e5",)), ("first_place", "B", ("e5",))]
+    assert [(e.type, e.player, e.cells) for e in out.events] == [("lock", "B", ("e5",)), ("first_place", "B", ("e5",))]
     assert out.position.player("B").placed and out.position.player("B").echo_lock_used
 
 
@@ -543,8 +602,12 @@ def skip_cells(mover):
 
 def skip_position(mover="A", half_moves=30):
     enemy = "B" if mover == "A" else "A"
-    return build(skip_cells(mover), to_move=mover, half_moves=half_moves,
-                 **{mover: {"cooldown": SKIP_COOLDOWN}, enemy: {"captures": 5}})
+    return build(
+        skip_cells(mover),
+        to_move=mover,
+        half_moves=half_moves,
+        **{mover: {"cooldown": SKIP_COOLDOWN}, enemy: {"captures": 5}},
+    )
 
 
 def skip_result_key_position(mover="A", half_moves=29):
@@ -574,8 +637,7 @@ def test_cooldown_skip_clears_the_cooldown_and_makes_no_shape():
 def test_cooldown_skip_is_exempt_from_the_repetition_loss():
     pos = skip_position()
     earlier = skip_result_key_position()
-    assert earlier.key() == pos.replace(to_move="B").replace(
-        A=pos.player("A").replace(cooldown=frozenset())).key()
+    assert earlier.key() == pos.replace(to_move="B").replace(A=pos.player("A").replace(cooldown=frozenset())).key()
     out = play(pos, "skip", [earlier])
     # Seen once before + now = 2 occurrences: neither a loss (exempt) nor a threefold.
     assert out.game.over is False and out.game.result is None
@@ -612,11 +674,11 @@ def test_threefold_on_the_capping_turn_beats_the_tiebreak():
 
 # ------------------------------------------------------- end of game --------
 
+
 def test_takeover_when_the_mover_reaches_six_captures():
     # A has 5 captures.  B on a1 (1); A on a2, b1 (0); A Places b2 (tier 1):
     # 3 x 2 + 0 + 0 + 1 = 7 > 6, a1 captured: 5 + 1 = 6 captures.
-    pos = build({"a1": "1B", "a2": "0A", "b1": "0A", "b2": "1", "g7": "0B"}, to_move="A",
-                A={"captures": 5})
+    pos = build({"a1": "1B", "a2": "0A", "b1": "0A", "b2": "1", "g7": "0B"}, to_move="A", A={"captures": 5})
     out = play(pos, "b2 +d4")
     assert out.position.player("A").captures == 6
     g = out.game
@@ -626,8 +688,7 @@ def test_takeover_when_the_mover_reaches_six_captures():
 
 
 def test_five_captures_is_not_a_takeover():
-    pos = build({"a1": "1B", "a2": "0A", "b1": "0A", "b2": "1", "g7": "0B"}, to_move="A",
-                A={"captures": 4})
+    pos = build({"a1": "1B", "a2": "0A", "b1": "0A", "b2": "1", "g7": "0B"}, to_move="A", A={"captures": 4})
     out = play(pos, "b2 +d4")
     assert out.position.player("A").captures == 5
     assert not out.game.over
@@ -637,8 +698,7 @@ def test_network_five_connected_tier2_stones():
     # A on tier-2 cells c2, c3, c4, c5 (a row, each adjacent to the next) and
     # f6 (alone, elsewhere).  A Places c6 (tier 2): c2-c3-c4-c5-c6 = 5 connected;
     # the lone f6 does not spoil it.  Shape: raise e6 (c6=(3,6), e6=(5,6): 2 steps).
-    pos = build({"c2": "2A", "c3": "2A", "c4": "2A", "c5": "2A", "f6": "2A", "c6": "2", "g4": "0B"},
-                to_move="A")
+    pos = build({"c2": "2A", "c3": "2A", "c4": "2A", "c5": "2A", "f6": "2A", "c6": "2", "g4": "0B"}, to_move="A")
     out = play(pos, "c6 +e6")
     g = out.game
     assert (g.over, g.result, g.reason) == (True, "A", "network")
@@ -671,8 +731,7 @@ def test_five_tier2_stones_not_connected_are_not_a_network():
 def test_tier2_stones_joined_only_through_a_tier1_stone_are_not_a_network():
     # c1, c2, c3 on tier 2, c4 on tier 1, c5 and (placed) c6 on tier 2:
     # 5 stones on tier 2 but connected only through c4 (tier 1): groups 3 + 2.
-    pos = build({"c1": "2A", "c2": "2A", "c3": "2A", "c4": "1A", "c5": "2A", "c6": "2", "g4": "0B"},
-                to_move="A")
+    pos = build({"c1": "2A", "c2": "2A", "c3": "2A", "c4": "1A", "c5": "2A", "c6": "2", "g4": "0B"}, to_move="A")
     out = play(pos, "c6 +e6")
     assert not out.game.over
 
@@ -748,8 +807,11 @@ def test_takeover_beats_network():
     # Places b2 (tier 2), raises c1 (b2=(2,2), c1=(3,1): 2 steps).
     # a1: 3 x 2 + a2 2 + b1 2 + b2 2 = 12 > 6: captured, captures 6.
     # Network: b2 joins b1, a2, b3, c3 (a2-b3 and b3-c3 adjacent) = 5 connected.
-    pos = build({"a1": "1B", "a2": "2A", "b1": "2A", "b3": "2A", "c3": "2A", "b2": "2", "g7": "0B"},
-                to_move="A", A={"captures": 5})
+    pos = build(
+        {"a1": "1B", "a2": "2A", "b1": "2A", "b3": "2A", "c3": "2A", "b2": "2", "g7": "0B"},
+        to_move="A",
+        A={"captures": 5},
+    )
     out = play(pos, "b2 +c1")
     assert weighing(out, "a1").sum == 12
     assert (out.game.result, out.game.reason) == ("A", "takeover")
@@ -758,8 +820,7 @@ def test_takeover_beats_network():
 def test_strangle_beats_repetition():
     pos = build(strangle_cells("B", "A"), to_move="A")
     # The position the turn makes, by hand: c3 filled, e5 tier 1, A raises 1.
-    made = build({**strangle_cells("B", "A", leave=None), "e5": "1"}, to_move="B",
-                 A={"raises": 1}, B={"raises": 0})
+    made = build({**strangle_cells("B", "A", leave=None), "e5": "1"}, to_move="B", A={"raises": 1}, B={"raises": 0})
     out = play(pos, "c3 +e5", [made])
     assert (out.game.result, out.game.reason) == ("A", "strangle")
 
@@ -792,13 +853,15 @@ def test_repetition_comes_before_threefold():
 def test_repetition_key_ignores_cooldown_and_half_moves():
     pos, made = repetition_setup()
     # The earlier position differs only in half-moves: still the same key.
-    made_other_count = build({"c3": "0A", "c5": "1A", "e5": "0B"}, to_move="B", half_moves=7,
-                             A={"raises": 1}, B={"raises": 0})
+    made_other_count = build(
+        {"c3": "0A", "c5": "1A", "e5": "0B"}, to_move="B", half_moves=7, A={"raises": 1}, B={"raises": 0}
+    )
     out = play(pos, "c5 +c5", [made_other_count])
     assert out.game.reason == "repetition"
     # But a different counter (B's charges) is a different key.
-    made_other_charges = build({"c3": "0A", "c5": "1A", "e5": "0B"}, to_move="B",
-                               A={"raises": 1}, B={"raises": 0, "charges": 2})
+    made_other_charges = build(
+        {"c3": "0A", "c5": "1A", "e5": "0B"}, to_move="B", A={"raises": 1}, B={"raises": 0, "charges": 2}
+    )
     out = play(pos, "c5 +c5", [made_other_charges])
     assert not out.game.over
 
@@ -828,6 +891,7 @@ def test_check_outcome_matches_apply():
 # ------------------------------------------------------------- tiebreak -----
 # Half-move 59, B to move: B Places g7 (tier 0) and raises g6 (empty), so
 # the turn is half-move 60 and B's raises go up by 1.  No stone is sealed.
+
 
 def tiebreak_out(cells, A, B, turn="g7 +g6", half_moves=59):
     pos = build(cells, to_move="B", half_moves=half_moves, A=A, B=B)
@@ -861,8 +925,9 @@ def test_tiebreak_step2_sum_of_tiers_locked_stone_counts_here_only():
 def test_tiebreak_step3_captures():
     # A: c3 (2), e5 (1); B: c5 (2), e3 (1), g7 (0).  Raises 3 + 3 = 6.
     # Level: 1 / 1 and 3 / 3.  Captures A 2, B 1: A (B's 4 raises to 3 do not count).
-    out = tiebreak_out({"c3": "2A", "e5": "1A", "c5": "2B", "e3": "1B"},
-                       {"raises": 3, "captures": 2}, {"raises": 3, "captures": 1})
+    out = tiebreak_out(
+        {"c3": "2A", "e5": "1A", "c5": "2B", "e3": "1B"}, {"raises": 3, "captures": 2}, {"raises": 3, "captures": 1}
+    )
     assert (out.game.result, out.game.reason) == ("A", "tiebreak")
     assert figures(out) == {"A": (1, 3, 2, 3), "B": (1, 3, 1, 4)}
 
@@ -870,8 +935,11 @@ def test_tiebreak_step3_captures():
 def test_tiebreak_step4_raises():
     # As step 3 with captures 1 / 1 and an empty tier-2 cell a4: tier sum 8
     # = A 3 + B 5 raises.  B raises g6: 6.  Level on 1, 3, 1; raises 3 vs 6: B.
-    out = tiebreak_out({"c3": "2A", "e5": "1A", "c5": "2B", "e3": "1B", "a4": "2"},
-                       {"raises": 3, "captures": 1}, {"raises": 5, "captures": 1})
+    out = tiebreak_out(
+        {"c3": "2A", "e5": "1A", "c5": "2B", "e3": "1B", "a4": "2"},
+        {"raises": 3, "captures": 1},
+        {"raises": 5, "captures": 1},
+    )
     assert (out.game.result, out.game.reason) == ("B", "tiebreak")
     assert figures(out) == {"A": (1, 3, 1, 3), "B": (1, 3, 1, 6)}
 
@@ -879,16 +947,18 @@ def test_tiebreak_step4_raises():
 def test_tiebreak_level_is_a_draw():
     # Tier sum 2 + 1 + 2 + 1 + 1 (a4) = 7 = A 4 + B 3 raises; B raises g6: 4.
     # Every figure level (1, 3, 1, 4): draw, reason tiebreak.
-    out = tiebreak_out({"c3": "2A", "e5": "1A", "c5": "2B", "e3": "1B", "a4": "1"},
-                       {"raises": 4, "captures": 1}, {"raises": 3, "captures": 1})
+    out = tiebreak_out(
+        {"c3": "2A", "e5": "1A", "c5": "2B", "e3": "1B", "a4": "1"},
+        {"raises": 4, "captures": 1},
+        {"raises": 3, "captures": 1},
+    )
     assert (out.game.over, out.game.result, out.game.reason) == (True, "draw", "tiebreak")
     assert figures(out) == {"A": (1, 3, 1, 4), "B": (1, 3, 1, 4)}
 
 
 def test_no_tiebreak_before_half_move_60():
     # The same position two half-moves earlier (57 -> 58): the game goes on.
-    out = tiebreak_out({"c3": "2A", "e5": "2A", "c5": "2B", "e3": "1B"}, {"raises": 4}, {"raises": 3},
-                       half_moves=57)
+    out = tiebreak_out({"c3": "2A", "e5": "2A", "c5": "2B", "e3": "1B"}, {"raises": 4}, {"raises": 3}, half_moves=57)
     assert not out.game.over and out.game.tiebreak is None
 
 

@@ -15,9 +15,17 @@ from checker import board
 from checker.position import PlayerState, Position, Problem
 
 D3_IDS = [
-    "position.range", "position.stone-count", "position.tier", "position.lock-tier",
-    "position.lock-count", "position.lock-charges", "position.unplaced", "position.cooldown",
-    "position.to-move", "position.shape-count", "position.tier-sum",
+    "position.range",
+    "position.stone-count",
+    "position.tier",
+    "position.lock-tier",
+    "position.lock-count",
+    "position.lock-charges",
+    "position.unplaced",
+    "position.cooldown",
+    "position.to-move",
+    "position.shape-count",
+    "position.tier-sum",
 ]
 
 
@@ -25,16 +33,19 @@ def C(name: str) -> int:
     return board.parse_cell(name)
 
 
-def ps(reserve=7, charges=3, lowers_left=6, captures=0, raises=0, placed=False,
-       echo_lock_used=False, cooldown=()) -> PlayerState:
-    return PlayerState(reserve, charges, lowers_left, captures, raises, placed, echo_lock_used,
-                       frozenset(C(n) for n in cooldown))
+def ps(
+    reserve=7, charges=3, lowers_left=6, captures=0, raises=0, placed=False, echo_lock_used=False, cooldown=()
+) -> PlayerState:
+    return PlayerState(
+        reserve, charges, lowers_left, captures, raises, placed, echo_lock_used, frozenset(C(n) for n in cooldown)
+    )
 
 
 def mk(cells: dict[str, tuple], to_move: str, half_moves: int, A: PlayerState, B: PlayerState) -> Position:
     """``cells`` maps a name to (tier, stone, locked)."""
-    return Position.from_cells({C(n): v for n, v in cells.items()}, to_move=to_move,
-                               half_moves=half_moves, players={"A": A, "B": B})
+    return Position.from_cells(
+        {C(n): v for n, v in cells.items()}, to_move=to_move, half_moves=half_moves, players={"A": A, "B": B}
+    )
 
 
 def rules(pos: Position) -> list[str]:
@@ -77,9 +88,10 @@ def after1(B: PlayerState, cells=None, half_moves=1, to_move="B", A=AFTER1_A) ->
 
 # ------------------------------------------------------------------ start ----
 
+
 def test_start_position_counters():
     s = Position.start()
-    assert s.to_move == "A"          # D-2: A moves first
+    assert s.to_move == "A"  # D-2: A moves first
     assert s.half_moves == 0
     assert s.tiers == (0,) * 37
     assert s.stones == (None,) * 37
@@ -104,6 +116,7 @@ def test_hand_built_positions_are_consistent():
 
 
 # -------------------------------------------------------- value semantics ----
+
 
 def test_equality_and_hash_by_value():
     s = Position.start()
@@ -132,14 +145,16 @@ def test_replace_makes_a_new_position_and_leaves_the_old_one():
 
 # ------------------------------------------------------- repetition key ----
 
+
 def test_key_ignores_cooldowns_and_half_moves():
     b = base()
     assert b.replace(half_moves=4).key() == b.key()
     assert b.replace(half_moves=0).key() == b.key()
     assert b.replace(A=BASE_A.replace(cooldown=frozenset({C("a1"), C("g7")}))).key() == b.key()
     assert b.replace(B=BASE_B.replace(cooldown=frozenset({C("d4")}))).key() == b.key()
-    both = b.replace(half_moves=6, A=BASE_A.replace(cooldown=frozenset({C("a1")})),
-                     B=BASE_B.replace(cooldown=frozenset({C("b2")})))
+    both = b.replace(
+        half_moves=6, A=BASE_A.replace(cooldown=frozenset({C("a1")})), B=BASE_B.replace(cooldown=frozenset({C("b2")}))
+    )
     assert both.key() == b.key()
     assert hash(both.key()) == hash(b.key())
 
@@ -209,6 +224,7 @@ def test_key_tells_the_players_apart():
 # Each case: an inconsistent position breaking exactly one D-3 condition, the id,
 # and numbers/cells the message must name.
 
+
 def _charges4():
     # A charges 4 (> 3); A is placed and has not Echo-Locked, so nothing else cares.
     return base(A=BASE_A.replace(charges=4))
@@ -248,8 +264,7 @@ def _stone_count():
 def _tier3():
     # c3 on tier 3 (A stone) and e5 on tier 1: sum 4. After 6 half-moves (A 3 turns, B 3 turns)
     # A raises 3, B raises 1: 3 + 1 = 4. Shape counts 3 ≤ 3, 1 ≤ 3.
-    return base(cells={"c3": (3, "A", False)}, half_moves=6,
-                A=BASE_A.replace(raises=3), B=BASE_B.replace(raises=1))
+    return base(cells={"c3": (3, "A", False)}, half_moves=6, A=BASE_A.replace(raises=3), B=BASE_B.replace(raises=1))
 
 
 def _tier_neg():
@@ -274,8 +289,7 @@ def _lock_count_user_without_lock():
 
 def _lock_charges():
     # c3 tier 2 locked by A, but A still has 3 charges.
-    return base(cells={"c3": (2, "A", True)}, half_moves=4,
-                A=BASE_A.replace(raises=2, echo_lock_used=True))
+    return base(cells={"c3": (2, "A", True)}, half_moves=4, A=BASE_A.replace(raises=2, echo_lock_used=True))
 
 
 def _unplaced_stone():
@@ -400,6 +414,7 @@ def test_tier_problems_are_one_per_cell():
 
 # --------------------------------------- D-3: consistent positions pass ----
 
+
 def _consistent_cases():
     yield "base", base()
     yield "start", Position.start()
@@ -407,31 +422,62 @@ def _consistent_cases():
     # raises 0; 6 lowers used in A's 30 turns, B raises 6 + tiers: 0 + 6 − 6 − 0 = 0.
     full = {n: (0, "A", False) for n in ["a1", "a2", "a3", "a4", "b1", "b2", "b3"]}
     full["g7"] = (0, "B", False)
-    yield "range limits", mk(full, "A", 60,
-                             ps(reserve=0, charges=0, lowers_left=0, raises=0, captures=12, placed=True),
-                             ps(reserve=6, charges=3, raises=6, placed=True))
+    yield (
+        "range limits",
+        mk(
+            full,
+            "A",
+            60,
+            ps(reserve=0, charges=0, lowers_left=0, raises=0, captures=12, placed=True),
+            ps(reserve=6, charges=3, raises=6, placed=True),
+        ),
+    )
     # lock-tier / lock-count / lock-charges: c3 tier 2 locked, A Echo-Locked with 2 charges.
     # After 4 half-moves A raises 2, B 1: tiers 2 + 1 = 3.
-    yield "one lock", base(cells={"c3": (2, "A", True)}, half_moves=4,
-                           A=BASE_A.replace(raises=2, charges=2, echo_lock_used=True))
+    yield (
+        "one lock",
+        base(cells={"c3": (2, "A", True)}, half_moves=4, A=BASE_A.replace(raises=2, charges=2, echo_lock_used=True)),
+    )
     # two locks, both players used the Echo-Lock; a locked cell may have lost its stone.
     # tiers: c3 2, e5 2, d4 2 = 6; half 6 (3 turns each): A raises 3, B raises 3.
-    yield "two locks", mk({"c3": (2, "A", True), "e5": (2, "B", False), "d4": (2, None, True)}, "A", 6,
-                          ps(reserve=6, raises=3, charges=2, echo_lock_used=True, placed=True),
-                          ps(reserve=6, raises=3, charges=1, echo_lock_used=True, placed=True))
+    yield (
+        "two locks",
+        mk(
+            {"c3": (2, "A", True), "e5": (2, "B", False), "d4": (2, None, True)},
+            "A",
+            6,
+            ps(reserve=6, raises=3, charges=2, echo_lock_used=True, placed=True),
+            ps(reserve=6, raises=3, charges=1, echo_lock_used=True, placed=True),
+        ),
+    )
     # cooldown: the player to move with a stone in reserve.
     yield "mover cooldown", base(A=BASE_A.replace(cooldown=frozenset({C("d4"), C("g7")})))
     # unplaced: B to move, not placed, all at start values.
     yield "B unplaced", after1(ps())
     # B to move at half 1 with a cooldown is still "unplaced"-broken — not here; this one
     # has B placed at half 3 (B had 1 turn).
-    yield "B placed after a turn", mk({"c3": (1, "A", False), "e5": (1, "B", False)}, "B", 3,
-                                      ps(reserve=6, raises=1, placed=True), ps(reserve=6, raises=1, placed=True))
+    yield (
+        "B placed after a turn",
+        mk(
+            {"c3": (1, "A", False), "e5": (1, "B", False)},
+            "B",
+            3,
+            ps(reserve=6, raises=1, placed=True),
+            ps(reserve=6, raises=1, placed=True),
+        ),
+    )
     # shape-count at the limit: A 1 raise + 1 lower in 2 turns (half 4).
     # tiers: c3 0, e5 1, g7 1 = 2 = A 1 + B 2 − A 1 lower.
-    yield "shape-count limit", mk({"c3": (0, "A", False), "e5": (1, "B", False), "g7": (1, None, False)}, "A", 4,
-                                  ps(reserve=6, raises=1, lowers_left=5, placed=True),
-                                  ps(reserve=6, raises=2, placed=True))
+    yield (
+        "shape-count limit",
+        mk(
+            {"c3": (0, "A", False), "e5": (1, "B", False), "g7": (1, None, False)},
+            "A",
+            4,
+            ps(reserve=6, raises=1, lowers_left=5, placed=True),
+            ps(reserve=6, raises=2, placed=True),
+        ),
+    )
 
 
 CONSISTENT = dict(_consistent_cases())
@@ -444,11 +490,11 @@ def test_consistent_position_passes_every_condition(name):
 
 # ------------------------------------------ D-3: several broken at once ----
 
+
 def test_every_broken_condition_is_listed():
     # A charges 4 (range), B reserve 5 with 1 stone (stone-count: 1 + 5 = 6),
     # B to move at half 2 (to-move), g7 tier 1 (tier-sum: 3 vs 2).
-    pos = base(A=BASE_A.replace(charges=4), B=BASE_B.replace(reserve=5), to_move="B",
-               cells={"g7": (1, None, False)})
+    pos = base(A=BASE_A.replace(charges=4), B=BASE_B.replace(reserve=5), to_move="B", cells={"g7": (1, None, False)})
     got = rules(pos)
     assert set(got) == {"position.range", "position.stone-count", "position.to-move", "position.tier-sum"}
     assert len(got) == 4
@@ -459,12 +505,20 @@ def test_many_broken_conditions_are_all_listed():
     # B has a cooldown while A is to move (cooldown); A reserve 9 (range, and stone-count 1 + 9 = 10);
     # A raised 3 times in 1 turn (shape-count), and the tiers 1 + 1 = 2 ≠ 3 + 1 (tier-sum);
     # d1 tier 5 (tier; tiers now 1 + 1 + 5 = 7 ≠ 4, still tier-sum).
-    pos = base(cells={"c3": (1, "A", True), "d1": (5, None, False)},
-               A=BASE_A.replace(reserve=9, raises=3),
-               B=BASE_B.replace(cooldown=frozenset({C("a1")})))
+    pos = base(
+        cells={"c3": (1, "A", True), "d1": (5, None, False)},
+        A=BASE_A.replace(reserve=9, raises=3),
+        B=BASE_B.replace(cooldown=frozenset({C("a1")})),
+    )
     assert set(rules(pos)) == {
-        "position.range", "position.stone-count", "position.tier", "position.lock-tier",
-        "position.lock-count", "position.cooldown", "position.shape-count", "position.tier-sum",
+        "position.range",
+        "position.stone-count",
+        "position.tier",
+        "position.lock-tier",
+        "position.lock-count",
+        "position.cooldown",
+        "position.shape-count",
+        "position.tier-sum",
     }
 
 
@@ -485,30 +539,44 @@ def test_all_eleven_conditions_at_once():
     # d1 tier 7 (tier); tiers 1 + 1 + 7 = 9 ≠ raises 4 + 1 (tier-sum).
     # B: not placed but has a stone on e5 (unplaced), and a cooldown while A is to move (cooldown).
     # to_move A at half 3 (to-move).
-    pos = mk({"c3": (1, "A", True), "e5": (1, "B", True), "d1": (7, None, False)}, "A", 3,
-             ps(reserve=8, raises=4, charges=3, echo_lock_used=True, placed=True),
-             ps(reserve=6, raises=1, cooldown=["g7"]))
+    pos = mk(
+        {"c3": (1, "A", True), "e5": (1, "B", True), "d1": (7, None, False)},
+        "A",
+        3,
+        ps(reserve=8, raises=4, charges=3, echo_lock_used=True, placed=True),
+        ps(reserve=6, raises=1, cooldown=["g7"]),
+    )
     assert set(rules(pos)) == set(D3_IDS)
 
 
 # --------------------------------------------- D-3: position.unplaced ----
 
-@pytest.mark.parametrize("case, B, extra_cells, half, a_state, words", [
-    # B has 2 charges before any Place
-    ("charges", ps(charges=2), {}, 1, AFTER1_A, ["charges", "2"]),
-    # B has 1 capture
-    ("captures", ps(captures=1), {}, 1, AFTER1_A, ["captures", "1"]),
-    # B has a cooldown (B to move, 7 in reserve, so position.cooldown holds)
-    ("cooldown", ps(cooldown=["d4"]), {}, 1, AFTER1_A, ["cooldown"]),
-    # B lowered once: half 3 (B has had 1 turn, shape count 1 ≤ 1);
-    # A raises 2 (2 turns): tiers c3 1 = 2 − 1.
-    ("lowers_left", ps(lowers_left=5), {}, 3, AFTER1_A.replace(raises=2), ["lowers_left", "5"]),
-    # B raised once: half 3; tiers c3 1 + g7 1 = A 1 + B 1.
-    ("raises", ps(raises=1), {"g7": (1, None, False)}, 3, AFTER1_A, ["raises", "1"]),
-    # B Echo-Locked (2 charges) with a lock on c3 tier 2: half 3, A raises 2 (tiers 2).
-    ("echo-lock", ps(charges=2, echo_lock_used=True), {"c3": (2, "A", True)}, 3, AFTER1_A.replace(raises=2),
-     ["Echo-Lock"]),
-])
+
+@pytest.mark.parametrize(
+    "case, B, extra_cells, half, a_state, words",
+    [
+        # B has 2 charges before any Place
+        ("charges", ps(charges=2), {}, 1, AFTER1_A, ["charges", "2"]),
+        # B has 1 capture
+        ("captures", ps(captures=1), {}, 1, AFTER1_A, ["captures", "1"]),
+        # B has a cooldown (B to move, 7 in reserve, so position.cooldown holds)
+        ("cooldown", ps(cooldown=["d4"]), {}, 1, AFTER1_A, ["cooldown"]),
+        # B lowered once: half 3 (B has had 1 turn, shape count 1 ≤ 1);
+        # A raises 2 (2 turns): tiers c3 1 = 2 − 1.
+        ("lowers_left", ps(lowers_left=5), {}, 3, AFTER1_A.replace(raises=2), ["lowers_left", "5"]),
+        # B raised once: half 3; tiers c3 1 + g7 1 = A 1 + B 1.
+        ("raises", ps(raises=1), {"g7": (1, None, False)}, 3, AFTER1_A, ["raises", "1"]),
+        # B Echo-Locked (2 charges) with a lock on c3 tier 2: half 3, A raises 2 (tiers 2).
+        (
+            "echo-lock",
+            ps(charges=2, echo_lock_used=True),
+            {"c3": (2, "A", True)},
+            3,
+            AFTER1_A.replace(raises=2),
+            ["Echo-Lock"],
+        ),
+    ],
+)
 def test_unplaced_sub_conditions(case, B, extra_cells, half, a_state, words):
     pos = after1(B, cells=extra_cells, half_moves=half, A=a_state)
     assert rules(pos) == ["position.unplaced"], pos.problems()
@@ -539,6 +607,7 @@ def test_player_without_a_turn_has_placed_false():
 
 
 # --------------------------------------------- D-3: position.cooldown ----
+
 
 def test_cooldown_only_for_the_player_to_move():
     # A to move: A's cooldown is fine, B's is not

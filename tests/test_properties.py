@@ -39,27 +39,28 @@ import pytest
 from checker import board
 from checker.catalogue import RULES
 from checker.generate import legal_turns
-from checker.projects import has_legal_project
 from checker.legality import check
 from checker.notation import parse_hpn, parse_htn, position_to_hpn, turn_to_htn
 from checker.position import Position, other
+from checker.projects import has_legal_project
 from checker.turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Skip, Turn
 
 # ---------------------------------------------------------------- tuning ---
 
-GAMES = 200                 # seeds 0 .. GAMES-1, one game each
-SAMPLE_LEGAL = 4            # enumerated turns checked at each position (besides the one played)
-SAMPLE_RANDOM = 6           # random well-formed turns checked at each position
-FULL_EVERY_POSITION = 10    # every enumerated turn is checked at every 10th position ...
-FULL_EVERY_GAME = 20        # ... of every 20th game (a full check costs ~400 checks)
-P_ECHO = 0.25               # fraction of picks biased toward a turn with an Echo
-P_CAPTURE = 0.25            # fraction of picks biased toward a turn that captures
+GAMES = 200  # seeds 0 .. GAMES-1, one game each
+SAMPLE_LEGAL = 4  # enumerated turns checked at each position (besides the one played)
+SAMPLE_RANDOM = 6  # random well-formed turns checked at each position
+FULL_EVERY_POSITION = 10  # every enumerated turn is checked at every 10th position ...
+FULL_EVERY_GAME = 20  # ... of every 20th game (a full check costs ~400 checks)
+P_ECHO = 0.25  # fraction of picks biased toward a turn with an Echo
+P_CAPTURE = 0.25  # fraction of picks biased toward a turn that captures
 
 REASONS = {"takeover", "network", "strangle", "repetition", "threefold", "tiebreak"}
 CELLS = board.CELLS  # all 37 cells
 
 
 # ------------------------------------------------------- independent rules ---
+
 
 def _neighbours_by_rule(c: int) -> list[int]:
     """RULES §1: the neighbours of (i, j) are (i, j±1), (i±1, j), (i-1, j-1), (i+1, j+1)."""
@@ -114,8 +115,7 @@ def _has_legal_project(pos: Position) -> bool:
     me = pos.to_move
     m = pos.mover
     if m.reserve > 0:
-        return any(pos.stones[c] is None and not pos.locked[c]
-                   and (m.placed or board.name(c) != "d4") for c in CELLS)
+        return any(pos.stones[c] is None and not pos.locked[c] and (m.placed or board.name(c) != "d4") for c in CELLS)
     for a in CELLS:
         if pos.stones[a] != me:
             continue
@@ -131,6 +131,7 @@ def _is_move_capture(pos: Position, turn: Turn) -> bool:
 
 
 # ------------------------------------------------- reference turn (RULES) ---
+
 
 def expected_after(pos: Position, turn: Turn) -> tuple[Position, list[int]]:
     """The position after a legal turn, and the cells captured, written from
@@ -216,14 +217,23 @@ def expected_after(pos: Position, turn: Turn) -> tuple[Position, list[int]]:
         for c in echoed:
             stones[c] = None
         captured += echoed
-    new_m = m.replace(reserve=reserve, charges=charges, lowers_left=lowers, raises=raises, placed=placed,
-                      echo_lock_used=lock_used, captures=m.captures + len(captured), cooldown=frozenset())
+    new_m = m.replace(
+        reserve=reserve,
+        charges=charges,
+        lowers_left=lowers,
+        raises=raises,
+        placed=placed,
+        echo_lock_used=lock_used,
+        captures=m.captures + len(captured),
+        cooldown=frozenset(),
+    )
     new_e = e.replace(reserve=e.reserve + len(captured), cooldown=e.cooldown | frozenset(captured))
     after = Position(tiers, stones, locked, enemy, pos.half_moves + 1, {me: new_m, enemy: new_e})
     return after, sorted(captured)
 
 
 # ------------------------------------------------------------ random turns ---
+
 
 def _random_project(rng: random.Random, pos: Position | None = None):
     """A random Project; with ``pos``, often a plausible one (a Place on an
@@ -286,8 +296,12 @@ def _rule_echoes(pos: Position, p, s) -> list[Echo]:
     out = []
     for c in CELLS:
         nbs = NEIGHBOURS_BY_RULE[c]
-        if (stones[c] == enemy and tiers[c] >= 1 and all(stones[n] is not None for n in nbs)
-                and any(stones[n] == me for n in nbs)):
+        if (
+            stones[c] == enemy
+            and tiers[c] >= 1
+            and all(stones[n] is not None for n in nbs)
+            and any(stones[n] == me for n in nbs)
+        ):
             out.append(Echo(CAPTURE, c))
         if stones[c] == me and tiers[c] == 2 and not pos.locked[c] and not pos.mover.echo_lock_used:
             out.append(Echo(LOCK, c))
@@ -333,18 +347,19 @@ def random_turn(rng: random.Random, pos: Position, legal: list[Turn]) -> Turn:
 
 # ------------------------------------------------------------------- games ---
 
+
 @dataclass
 class GameRecord:
     seed: int
     turns_played: int = 0
-    moves: int = 0                      # turns whose Project was a Move
-    captures: Counter = field(default_factory=Counter)   # capture events by kind
-    echo_captures: int = 0              # turns played with an Echo-Capture
-    echo_locks: int = 0                 # turns played with an Echo-Lock
-    reason: str | None = None           # how the game ended
+    moves: int = 0  # turns whose Project was a Move
+    captures: Counter = field(default_factory=Counter)  # capture events by kind
+    echo_captures: int = 0  # turns played with an Echo-Capture
+    echo_locks: int = 0  # turns played with an Echo-Lock
+    reason: str | None = None  # how the game ended
     checked_legal: int = 0
     checked_random: int = 0
-    random_legal: int = 0               # random turns that happened to be legal
+    random_legal: int = 0  # random turns that happened to be legal
 
 
 def _where(seed: int, pos: Position, turn: Turn | None = None) -> str:
@@ -359,14 +374,16 @@ def _assert_position_invariants(seed: int, pos: Position) -> None:
     for who in ("A", "B"):
         on_board = sum(1 for s in pos.stones if s == who)
         assert on_board + pos.player(who).reserve == 7, (
-            f"{who}: {on_board} on board + {pos.player(who).reserve} in reserve != 7 ({_where(seed, pos)})")
+            f"{who}: {on_board} on board + {pos.player(who).reserve} in reserve != 7 ({_where(seed, pos)})"
+        )
     assert pos.problems() == [], _where(seed, pos)
     # RULES §10: HPN round trip.
     assert parse_hpn(position_to_hpn(pos)) == pos, _where(seed, pos)
 
 
-def _assert_end_of_game(seed: int, before: Position, turn: Turn, after: Position,
-                        game, history: list[Position], after_turns: list[Turn]) -> None:
+def _assert_end_of_game(
+    seed: int, before: Position, turn: Turn, after: Position, game, history: list[Position], after_turns: list[Turn]
+) -> None:
     """RULES §8, from the rule text: the reason given is one that holds, and
     when the game goes on, none of the ending conditions holds."""
     me, enemy = before.to_move, other(before.to_move)
@@ -403,18 +420,24 @@ def _assert_end_of_game(seed: int, before: Position, turn: Turn, after: Position
         assert not (takeover or network or strangled), where
         assert skipped or repeats == 0, where
         assert after.half_moves == 60, where
+
         # RULES §8.6: more stones on unlocked tier-2 cells; then the higher sum
         # of tiers under one's stones; then more captures; then more raises.
         def figures(who):
             mine = [c for c in CELLS if after.stones[c] == who]
-            return (sum(1 for c in mine if after.tiers[c] == 2 and not after.locked[c]),
-                    sum(after.tiers[c] for c in mine), after.player(who).captures, after.player(who).raises)
+            return (
+                sum(1 for c in mine if after.tiers[c] == 2 and not after.locked[c]),
+                sum(after.tiers[c] for c in mine),
+                after.player(who).captures,
+                after.player(who).raises,
+            )
+
         fa, fb = figures("A"), figures("B")
         expected = "A" if fa > fb else "B" if fb > fa else "draw"  # tuples compare figure by figure
         assert game.result == expected, f"tiebreak {fa} vs {fb}: expected {expected} ({where})"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def play_game(seed: int) -> GameRecord:
     """Play one seeded random game from the start, asserting as it goes."""
     rng = random.Random(seed)
@@ -440,7 +463,8 @@ def play_game(seed: int) -> GameRecord:
         for t in sample:
             v = check(pos, t, history)
             assert v.legal and v.outcome is not None and v.violations == [], (
-                f"enumerated turn judged illegal: {v.violations} {v.summary} ({_where(seed, pos, t)})")
+                f"enumerated turn judged illegal: {v.violations} {v.summary} ({_where(seed, pos, t)})"
+            )
             verdicts[t] = v
         rec.checked_legal += len(sample)
 
@@ -451,10 +475,12 @@ def play_game(seed: int) -> GameRecord:
             if t in legal_set:
                 rec.random_legal += 1
                 assert v.legal and v.outcome is not None, (
-                    f"enumerated turn judged illegal: {v.violations} ({_where(seed, pos, t)})")
+                    f"enumerated turn judged illegal: {v.violations} ({_where(seed, pos, t)})"
+                )
             else:
                 assert not v.legal and v.outcome is None, (
-                    f"turn not enumerated but judged legal ({_where(seed, pos, t)})")
+                    f"turn not enumerated but judged legal ({_where(seed, pos, t)})"
+                )
                 assert v.violations, f"illegal verdict with no violation ({_where(seed, pos, t)})"
                 assert set(v.violations) <= set(RULES), v.violations
         rec.checked_random += SAMPLE_RANDOM
@@ -464,9 +490,11 @@ def play_game(seed: int) -> GameRecord:
         echo_turns = [t for t in turns if t.echo is not None]
         enemy, stones = other(pos.to_move), pos.stones
         capture_turns = [t for t in turns if type(t.project) is Move and stones[t.project.dst] == enemy]
-        capture_turns += [t for t, v in verdicts.items()
-                          if not _is_move_capture(pos, t)
-                          and any(e.type == "capture" for e in v.outcome.events)]
+        capture_turns += [
+            t
+            for t, v in verdicts.items()
+            if not _is_move_capture(pos, t) and any(e.type == "capture" for e in v.outcome.events)
+        ]
         if r < P_ECHO and echo_turns:
             turn = rng.choice(echo_turns)
         elif r < P_ECHO + P_CAPTURE and capture_turns:
@@ -480,7 +508,8 @@ def play_game(seed: int) -> GameRecord:
         if isinstance(turn.project, Move):
             sep = "x" if _is_move_capture(pos, turn) else "-"
             assert turn_to_htn(turn, pos).split()[0] == (
-                board.name(turn.project.src) + sep + board.name(turn.project.dst)), _where(seed, pos, turn)
+                board.name(turn.project.src) + sep + board.name(turn.project.dst)
+            ), _where(seed, pos, turn)
 
         v = verdicts.get(turn) or check(pos, turn, history)
         assert v.legal and v.outcome is not None, f"{v.violations} ({_where(seed, pos, turn)})"
@@ -488,7 +517,9 @@ def play_game(seed: int) -> GameRecord:
         after = out.position
         # The transition agrees with the reference written from the rules.
         want, want_captured = expected_after(pos, turn)
-        assert after == want, f"after {position_to_hpn(after)}, expected {position_to_hpn(want)} ({_where(seed, pos, turn)})"
+        assert after == want, (
+            f"after {position_to_hpn(after)}, expected {position_to_hpn(want)} ({_where(seed, pos, turn)})"
+        )
         got_captured = sorted(board.parse_cell(c) for e in out.events if e.type == "capture" for c in e.cells)
         assert got_captured == want_captured, _where(seed, pos, turn)
         assert after.half_moves == pos.half_moves + 1, _where(seed, pos, turn)
@@ -544,8 +575,10 @@ def test_games_cover_every_phase():
     echo_captures = sum(r.echo_captures for r in records)
     echo_locks = sum(r.echo_locks for r in records)
     reasons = Counter(r.reason for r in records)
-    summary = (f"moves={moves} captures={dict(captures)} echo_captures={echo_captures} "
-               f"echo_locks={echo_locks} reasons={dict(reasons)}")
+    summary = (
+        f"moves={moves} captures={dict(captures)} echo_captures={echo_captures} "
+        f"echo_locks={echo_locks} reasons={dict(reasons)}"
+    )
     assert moves > 0, summary
     assert sum(captures.values()) > 0, summary
     assert captures["move"] > 0, summary

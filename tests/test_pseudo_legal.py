@@ -67,7 +67,8 @@ CROWDED_TURNS = sorted(
     [f"a1 {s}" for s in _CROWDED_SHAPES]
     + [f"a1 {s} #b2" for s in _CROWDED_SHAPES if s != "-b2"]
     + [f"a1 {s} *a2" for s in _CROWDED_SHAPES if s != "-a2"]
-    + ["a1 +b1 *b1"])
+    + ["a1 +b1 *b1"]
+)
 
 
 @pytest.mark.parametrize("hpn", [PLACES, MOVES, CROWDED], ids=["places", "moves", "crowded"])
@@ -88,8 +89,8 @@ def test_check_is_legal_exactly_for_the_listed_turns(hpn):
                 verdict = check(pos, turn, assume_consistent=True)
                 assert verdict.legal == (turn in legal), (turn_to_htn(turn, pos), verdict.summary)
                 seen += verdict.legal
-    assert seen == len(legal)   # every listed turn was among those judged
-    assert count_turns(pos) == len(listed)   # perft's fast count, a third site kept apart for speed
+    assert seen == len(legal)  # every listed turn was among those judged
+    assert count_turns(pos) == len(listed)  # perft's fast count, a third site kept apart for speed
 
 
 def test_the_crowded_position_by_hand():

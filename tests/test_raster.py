@@ -8,11 +8,11 @@ import re
 
 import pytest
 
+from checker.drawing.png import MAX_WIDTH, MIN_WIDTH, PNG_SIGNATURE, png_size, svg_to_png
+from checker.drawing.svg import render_svg
 from checker.legality import check
 from checker.notation import parse_htn
 from checker.position import Position
-from checker.drawing.png import MAX_WIDTH, MIN_WIDTH, PNG_SIGNATURE, png_size, svg_to_png
-from checker.drawing.svg import render_svg
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,7 @@ def test_png_has_the_requested_width_and_the_drawings_proportions(svg, width):
     w, h = png_size(png)
     sw, sh = _svg_size(svg)
     assert w == width
-    assert abs(h - width * sh / sw) <= 1          # scaled, not cropped or padded
+    assert abs(h - width * sh / sw) <= 1  # scaled, not cropped or padded
 
 
 @pytest.mark.parametrize("width", [MIN_WIDTH - 1, MAX_WIDTH + 1, 0, -400, 400.0, True, "400"])

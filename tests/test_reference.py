@@ -16,15 +16,28 @@ from pathlib import Path
 import pytest
 
 from checker import board
-from checker.tools import vectors
 from checker.catalogue import DECISIONS, ENTRIES, RULES, STEP_ECHO, STEP_MOVE, STEP_PLACE, STEP_SHAPE
 from checker.legality import check
 from checker.notation import START_HPN, key_hpn, parse_hpn, parse_htn, position_to_hpn, turn_to_htn
 from checker.play import weigh_echo_capture, weigh_encirclement
 from checker.position import Position
-from checker.reference import (CAPTURE_FACTS, FIRST_TURN_HPN, HTN_EXAMPLES, JSON_POSITION, JSON_TURN,
-                               PLAYER_EXAMPLE, RICH_HPN, SECTIONS, entry_html, html_page, inline_html, main,
-                               markdown, plain_entry)
+from checker.reference import (
+    CAPTURE_FACTS,
+    FIRST_TURN_HPN,
+    HTN_EXAMPLES,
+    JSON_POSITION,
+    JSON_TURN,
+    PLAYER_EXAMPLE,
+    RICH_HPN,
+    SECTIONS,
+    entry_html,
+    html_page,
+    inline_html,
+    main,
+    markdown,
+    plain_entry,
+)
+from checker.tools import vectors
 from schemas.position import PositionField
 from schemas.turn import TurnField
 
@@ -35,7 +48,8 @@ RULES_MD = ROOT / "docs" / "rules.md"
 def test_committed_docs_are_what_the_reference_generates():
     assert RULES_MD.read_text(encoding="utf-8") == markdown(), (
         "docs/rules.md is out of date with checker/catalogue.py and checker/reference.py: "
-        "run `make docs/rules.md` and commit the result")
+        "run `make docs/rules.md` and commit the result"
+    )
 
 
 def test_main_prints_the_markdown_and_the_page(capsys):
@@ -47,6 +61,7 @@ def test_main_prints_the_markdown_and_the_page(capsys):
 
 
 # ------------------------------------------------------------- anchors ------
+
 
 def test_markdown_has_an_anchor_for_every_entry_and_section():
     md = markdown()
@@ -117,14 +132,14 @@ def test_every_link_of_the_page_inside_it_resolves(page):
 
 def test_page_shows_the_start_position_in_hpn():
     text = html_page()
-    notation = text[text.index('<section id="notation">'):text.index('<section id="json">')]
+    notation = text[text.index('<section id="notation">') : text.index('<section id="json">')]
     assert f"<pre><code>{START_HPN}</code></pre>" in notation
 
 
 def test_inline_html_escapes_and_links():
     assert inline_html("a <b> & `place.cooldown`, D-4 and D-99") == (
-        'a &lt;b&gt; &amp; <a href="#place.cooldown"><code>place.cooldown</code></a>, '
-        '<a href="#D-4">D-4</a> and D-99')
+        'a &lt;b&gt; &amp; <a href="#place.cooldown"><code>place.cooldown</code></a>, <a href="#D-4">D-4</a> and D-99'
+    )
     # from another page, links go to the reference
     assert '<a href="/rules#D-4">D-4</a>' in entry_html("project.skip")
     assert '<a href="/rules#move.reserve-empty"><code>move.reserve-empty</code></a>' in entry_html("project.skip")
@@ -133,15 +148,22 @@ def test_inline_html_escapes_and_links():
 
 def test_plain_entry_for_a_terminal():
     lines = plain_entry(RULES["place.cooldown"]).splitlines()
-    assert lines == ["place.cooldown: Capture cooldown", "Step 1/2: Place · published rule",
-                     RULES["place.cooldown"].text, "More: https://hexodic.com/rules/project",
-                     "Reference: /rules#place.cooldown"]
+    assert lines == [
+        "place.cooldown: Capture cooldown",
+        "Step 1/2: Place · published rule",
+        RULES["place.cooldown"].text,
+        "More: https://hexodic.com/rules/project",
+        "Reference: /rules#place.cooldown",
+    ]
     assert plain_entry(RULES["project.skip"]).splitlines()[1] == "Step 1/2: Place · decided reading D-4"
-    assert plain_entry(DECISIONS["D-10"]).splitlines()[:2] == ["D-10: The Echo-Capture check weighs the group",
-                                                                "decided reading"]
+    assert plain_entry(DECISIONS["D-10"]).splitlines()[:2] == [
+        "D-10: The Echo-Capture check weighs the group",
+        "decided reading",
+    ]
 
 
 # ---------------------------------------------------- worked examples ------
+
 
 def test_first_turn_example_is_what_c3_d4_makes():
     verdict = check(parse_hpn(START_HPN), parse_htn("c3 +d4"), [])
@@ -153,14 +175,25 @@ def test_player_field_reads_as_the_reference_says():
     # "reserve 6, charges 3, lowers left 6, captures 0, raises 1, flags P, cooldown -"
     a = parse_hpn(FIRST_TURN_HPN).player("A")
     assert f"player A | `{PLAYER_EXAMPLE}` | reserve 6, charges 3, lowers left 6, captures 0, raises 1" in markdown()
-    assert (a.reserve, a.charges, a.lowers_left, a.captures, a.raises, a.placed, a.echo_lock_used, a.cooldown) \
-        == (6, 3, 6, 0, 1, True, False, frozenset())
+    assert (a.reserve, a.charges, a.lowers_left, a.captures, a.raises, a.placed, a.echo_lock_used, a.cooldown) == (
+        6,
+        3,
+        6,
+        0,
+        1,
+        True,
+        False,
+        frozenset(),
+    )
 
 
 def test_first_turn_board_reads_as_the_reference_says():
     pos = parse_hpn(FIRST_TURN_HPN)
-    occupied = {board.name(c): (pos.tiers[c], pos.stones[c]) for c in board.CELLS
-                if pos.tiers[c] or pos.stones[c] or pos.locked[c]}
+    occupied = {
+        board.name(c): (pos.tiers[c], pos.stones[c])
+        for c in board.CELLS
+        if pos.tiers[c] or pos.stones[c] or pos.locked[c]
+    }
     assert occupied == {"c3": (0, "A"), "d4": (1, None)}
     assert pos.to_move == "B" and pos.half_moves == 1
 
@@ -175,8 +208,15 @@ def test_rich_example_reads_as_the_reference_says():
     assert (pos.tiers[c("d4")], pos.stones[c("d4")], pos.locked[c("d4")]) == (2, "A", True)
     assert (pos.tiers[c("f4")], pos.stones[c("f4")], pos.locked[c("f4")]) == (2, None, True)
     a, b = pos.player("A"), pos.player("B")
-    assert (a.reserve, a.charges, a.lowers_left, a.captures, a.raises, a.placed, a.echo_lock_used) == \
-        (1, 2, 5, 0, 19, True, True)
+    assert (a.reserve, a.charges, a.lowers_left, a.captures, a.raises, a.placed, a.echo_lock_used) == (
+        1,
+        2,
+        5,
+        0,
+        19,
+        True,
+        True,
+    )
     assert a.cooldown == frozenset({c("c3")})
     assert (b.reserve, b.lowers_left, b.captures) == (0, 1, 1)
     assert (pos.half_moves, pos.to_move) == (40, "A")
@@ -222,8 +262,7 @@ def test_capture_facts_are_what_the_checker_weighs(fact):
         assert mine == [], "the stone is not weighed"
         return
     (w,) = mine
-    assert (w.sum, w.threshold, w.captured, w.tier) == (fact.total, fact.threshold, fact.captured,
-                                                         pos.tiers[cell])
+    assert (w.sum, w.threshold, w.captured, w.tier) == (fact.total, fact.threshold, fact.captured, pos.tiers[cell])
     # the sum the text writes out is the sum of the weighing's terms
     assert sum(t.value for t in w.terms) == fact.total
     assert f"= {fact.total}" in fact.text or f"{fact.total} > " in fact.text or f"= {fact.total} at most" in fact.text
@@ -239,7 +278,7 @@ def test_echo_fact_is_not_weighed_by_the_normal_check():
 
 def test_vector_format_is_the_files():
     md = markdown()
-    section = md[md.index('<a id="vectors"></a>'):md.index('<a id="presentation"></a>')]
+    section = md[md.index('<a id="vectors"></a>') : md.index('<a id="presentation"></a>')]
     documented = re.findall(r"^\| `([a-z_]+)` \|", section, re.M)
     assert tuple(documented) == vectors.KEYS
     for key in vectors.header(0):
@@ -256,7 +295,7 @@ def test_step_labels_table_is_the_catalogues():
 
 def test_board_section_names_every_cell():
     md = markdown()
-    section = md[md.index('<a id="board"></a>'):md.index('<a id="position"></a>')]
+    section = md[md.index('<a id="board"></a>') : md.index('<a id="position"></a>')]
     diagram = section.split("```")[1]
     assert diagram.split() == list(board.NAMES)
     # "the neighbours of d4 are d3, d5, c3, c4, e4 and e5"

@@ -25,12 +25,12 @@ from pathlib import Path
 import pytest
 
 from checker import board
+from checker.drawing.svg import render_svg
 from checker.generate import legal_turns
 from checker.legality import Check, InconsistentPosition, Status, Verdict, check
 from checker.notation import parse_hpn, turn_to_htn
 from checker.play import apply
 from checker.position import Position
-from checker.drawing.svg import render_svg
 from tests.helpers import C, T, build
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -49,15 +49,26 @@ ALL_NAMES = [f"{r}{c}" for r, (lo, hi) in ROW_SPANS.items() for c in range(lo, h
 #   f: f3 0, f4 1B, f5 2B, f6 0, f7 0
 #   g: g4 0, g5 0, g6 0, g7 0
 # A: reserve 0, 2 charges, 5 lowers left, Echo-Lock used (c4).  B: 2 in reserve.
-MIDGAME = ("0000/00A200/001A2A*1B0/001A1B0A00/001A2A1B0/01B2B00/0000 "
-           "A 0:2:5:0:8:PL:- 2:3:6:0:8:P:- 18")
-MID_CELLS = {"b2": (0, "A", False), "b3": (2, None, False), "c3": (1, "A", False), "c4": (2, "A", True),
-             "c5": (1, "B", False), "d3": (1, "A", False), "d4": (1, "B", False), "d5": (0, "A", False),
-             "e4": (1, "A", False), "e5": (2, "A", False), "e6": (1, "B", False), "f4": (1, "B", False),
-             "f5": (2, "B", False)}
+MIDGAME = "0000/00A200/001A2A*1B0/001A1B0A00/001A2A1B0/01B2B00/0000 A 0:2:5:0:8:PL:- 2:3:6:0:8:P:- 18"
+MID_CELLS = {
+    "b2": (0, "A", False),
+    "b3": (2, None, False),
+    "c3": (1, "A", False),
+    "c4": (2, "A", True),
+    "c5": (1, "B", False),
+    "d3": (1, "A", False),
+    "d4": (1, "B", False),
+    "d5": (0, "A", False),
+    "e4": (1, "A", False),
+    "e5": (2, "A", False),
+    "e6": (1, "B", False),
+    "f4": (1, "B", False),
+    "f5": (2, "B", False),
+}
 
 
 # ------------------------------------------------------------ helpers ------
+
 
 def parse(svg: str) -> ET.Element:
     root = ET.fromstring(svg)
@@ -121,13 +132,14 @@ def mid() -> Position:
 
 # ------------------------------------------------------- the document ------
 
+
 def test_root_is_a_400_px_accessible_svg():
     svg = render_svg(Position.start())
     root = parse(svg)
     assert root.get("width") == "400"
     vb = [float(v) for v in root.get("viewBox").split()]
     assert len(vb) == 4 and vb[0] == 0 and vb[1] == 0 and vb[2] == 400 and vb[3] > 300
-    assert float(root.get("height")) == vb[3]          # same aspect, no distortion
+    assert float(root.get("height")) == vb[3]  # same aspect, no distortion
     assert root.get("role") == "img"
     title, desc = root.find(NS + "title"), root.find(NS + "desc")
     assert title is not None and "A to move" in title.text
@@ -166,6 +178,7 @@ def test_header_names_b_to_move():
 
 # ----------------------------------------------------------- the cells ------
 
+
 def test_cell_data_matches_a_built_position():
     spec = {"a1": "2A", "c3": "1B", "c4": "2A*", "d4": "1", "e5": "2B", "g7": "2", "f3": "0B"}
     pos = build(spec)
@@ -180,9 +193,9 @@ def test_cell_data_matches_a_built_position():
         assert (g.get("data-tier"), g.get("data-stone"), g.get("data-locked")) == (tier, stone, locked), name
         assert g.get("data-highlight") == "false"
         shown = texts(g)
-        assert tier in shown                        # the tier digit, not colour alone
+        assert tier in shown  # the tier digit, not colour alone
         if stone != "empty":
-            assert stone in shown                   # the stone's letter, not colour alone
+            assert stone in shown  # the stone's letter, not colour alone
         else:
             assert "A" not in shown and "B" not in shown
         is_lock = [e for e in g.iter() if e.get("class") in ("lock", "lock-glyph")]
@@ -206,7 +219,7 @@ def test_tiers_are_shaded_light_to_dark():
     def luminance(name):
         poly = next(p for p in groups[name].iter(NS + "polygon") if p.get("class") == "hex")
         h = poly.get("fill").lstrip("#")
-        r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+        r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
         return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
     assert luminance("a1") > luminance("a2") > luminance("a3")
@@ -228,12 +241,11 @@ def test_the_board_is_a_regular_hexagon_with_row_a_on_top():
 
     pairs = [(a, b) for a in ALL_NAMES for b in ALL_NAMES if a < b]
     near = [math.dist(centre[a], centre[b]) for a, b in pairs if neighbours(a, b)]
-    assert len(near) == 90                     # (19·6 + 6·3 + 12·4) / 2 neighbouring pairs
-    assert max(near) - min(near) < 0.3         # every pair equally far apart (coordinates to 0.1 px)
+    assert len(near) == 90  # (19·6 + 6·3 + 12·4) / 2 neighbouring pairs
+    assert max(near) - min(near) < 0.3  # every pair equally far apart (coordinates to 0.1 px)
     step = min(near)
-    assert 45 < step < 60                      # big enough to write in at 400 px
-    assert all(math.dist(centre[a], centre[b]) > step * 1.5
-               for a, b in pairs if not neighbours(a, b))
+    assert 45 < step < 60  # big enough to write in at 400 px
+    assert all(math.dist(centre[a], centre[b]) > step * 1.5 for a, b in pairs if not neighbours(a, b))
     assert centre["a1"][1] < centre["d4"][1] < centre["g7"][1]
     assert centre["d1"][0] < centre["d4"][0] < centre["d7"][0]
     # d4 sits mid-width, and every cell is on the 400 px canvas.
@@ -242,6 +254,7 @@ def test_the_board_is_a_regular_hexagon_with_row_a_on_top():
 
 
 # ------------------------------------------------------ the highlight ------
+
 
 def test_highlight_is_exactly_the_cells_asked():
     root = parse(render_svg(mid(), highlight=[C("a1"), C("d4"), C("g7")]))
@@ -273,6 +286,7 @@ def test_highlight_rejects_what_is_not_a_cell(bad):
 
 
 # --------------------------------------------------------- the verdict ------
+
 
 def test_start_d4_plus_c3_highlights_exactly_d4():
     # RULES §4: the first Place may not be on the centre d4 (opening
@@ -377,9 +391,9 @@ START = Position.start()
 SAMPLES = [
     (START, "d4 +c3"),
     (START, "c3 +d4"),
-    (START, "c3 +g7"),          # shape.range
-    (START, "c3"),              # shape.mandate
-    (START, "c3-c4 +c4 *d4"),   # a Move with a full reserve, an Echo-Capture with no target
+    (START, "c3 +g7"),  # shape.range
+    (START, "c3"),  # shape.mandate
+    (START, "c3-c4 +c4 *d4"),  # a Move with a full reserve, an Echo-Capture with no target
     (START, "skip +c3"),
     (MIDGAME, "c3-d4 +g7 #e5"),
     (MIDGAME, "d4-e4 -c4 #b3"),
@@ -389,8 +403,9 @@ SAMPLES = [
 ]
 
 
-@pytest.mark.parametrize("where,htn", SAMPLES,
-                         ids=[("mid " if isinstance(w, str) else "start ") + h for w, h in SAMPLES])
+@pytest.mark.parametrize(
+    "where,htn", SAMPLES, ids=[("mid " if isinstance(w, str) else "start ") + h for w, h in SAMPLES]
+)
 def test_highlight_is_the_union_of_the_failed_checks_cells(where, htn):
     pos = parse_hpn(where) if isinstance(where, str) else where
     turn = T(htn)
@@ -413,8 +428,8 @@ def test_caption_wraps_and_keeps_the_summary():
     summary = check(pos, turn).summary
     assert summary.startswith("Illegal: ")
     _, lines = caption(parse(judged(pos, turn)))
-    assert len(lines) >= 2                              # long enough to wrap
-    assert all(len(line) <= 64 for line in lines)       # fits 400 px
+    assert len(lines) >= 2  # long enough to wrap
+    assert all(len(line) <= 64 for line in lines)  # fits 400 px
     assert " ".join(lines) == summary.removeprefix("Illegal: ")
 
 
@@ -430,12 +445,13 @@ def test_a_very_long_summary_is_truncated():
 def test_text_is_escaped():
     nasty = "<script>alert('x')</script> & \"quotes\" ]]> <!-- -->"
     v = check(Position.start(), T("d4 +c3"))
-    svg = render_svg(Position.start(), verdict=Verdict(v.legal, v.turn, v.mover, nasty, v.checks, v.outcome,
-                                                       v.declared))
+    svg = render_svg(
+        Position.start(), verdict=Verdict(v.legal, v.turn, v.mover, nasty, v.checks, v.outcome, v.declared)
+    )
     root = parse(svg)
     assert "<script" not in svg and "<!--" not in svg
     assert not any(e.tag.endswith("script") for e in root.iter())
-    assert nasty in root.find(NS + "desc").text      # the text survives, escaped
+    assert nasty in root.find(NS + "desc").text  # the text survives, escaped
 
 
 def test_the_verdict_given_is_drawn_not_judged_again():
@@ -452,8 +468,8 @@ def test_the_verdict_given_is_drawn_not_judged_again():
 
 
 def test_an_inconsistent_position_is_drawn_without_a_verdict():
-    bad = Position.start().replace(half_moves=1)   # D-3 position.to-move: A to move on an odd count
-    with pytest.raises(InconsistentPosition):      # so the callers refuse a turn on it (422, exit 2)
+    bad = Position.start().replace(half_moves=1)  # D-3 position.to-move: A to move on an odd count
+    with pytest.raises(InconsistentPosition):  # so the callers refuse a turn on it (422, exit 2)
         check(bad, T("c3 +d4"))
     root = parse(render_svg(bad))
     assert by_id(root, "caption") is None and by_id(root, "marks") is None
@@ -462,8 +478,12 @@ def test_an_inconsistent_position_is_drawn_without_a_verdict():
 
 # --------------------------------------------------- self-containment ------
 
-@pytest.mark.parametrize("where,htn", [(Position.start(), None), (MIDGAME, "c3-d4 +g7 #e5"),
-                                       (MIDGAME, "b2-c2 -b3 *d4")], ids=["start", "mid illegal", "mid legal"])
+
+@pytest.mark.parametrize(
+    "where,htn",
+    [(Position.start(), None), (MIDGAME, "c3-d4 +g7 #e5"), (MIDGAME, "b2-c2 -b3 *d4")],
+    ids=["start", "mid illegal", "mid legal"],
+)
 def test_self_contained(where, htn):
     pos = parse_hpn(where) if isinstance(where, str) else where
     svg = judged(pos, T(htn), highlight=[C("a1")]) if htn else render_svg(pos, highlight=[C("a1")])
@@ -474,7 +494,7 @@ def test_self_contained(where, htn):
         assert tag not in ("script", "image", "foreignObject", "use", "style", "a", "iframe")
         for attr, value in el.attrib.items():
             assert not attr.endswith("href") and attr != "src"
-            assert not attr.startswith("on")               # no event handlers
+            assert not attr.startswith("on")  # no event handlers
             assert "url(" not in value
     assert "@import" not in svg and "@font-face" not in svg
     assert "sans-serif" in root.get("font-family")
@@ -501,8 +521,11 @@ def test_renders_every_position_of_a_random_game():
         for c in board.CELLS:
             g = groups[board.name(c)]
             stone = pos.stones[c] or "empty"
-            assert (g.get("data-tier"), g.get("data-stone"), g.get("data-locked")) == \
-                (str(pos.tiers[c]), stone, str(pos.locked[c]).lower())
+            assert (g.get("data-tier"), g.get("data-stone"), g.get("data-locked")) == (
+                str(pos.tiers[c]),
+                stone,
+                str(pos.locked[c]).lower(),
+            )
         assert lit(root) == set()
         assert caption(root)[0].startswith("Legal")
         out = apply(pos, turn, history)
@@ -513,6 +536,7 @@ def test_renders_every_position_of_a_random_game():
 
 
 # ------------------------------------------------------------- PNG ---------
+
 
 def _png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"

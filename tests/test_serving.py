@@ -31,18 +31,18 @@ def _cgroup(tmp_path: Path, files: dict[str, str]) -> Path:
 
 # (cgroup files, the quota in CPUs): quota / period, "max" or -1 for none
 QUOTAS = [
-    ({"cpu.max": "max 100000\n"}, None),                                          # v2, no limit
-    ({"cpu.max": "150000 100000\n"}, 1.5),                                        # v2, 1.5 CPUs
-    ({"cpu.max": "50000 100000\n"}, 0.5),                                         # v2, half a CPU
-    ({"cpu.max": "400000 200000\n"}, 2.0),                                        # v2, another period
-    ({"cpu.max": "lots\n"}, None),                                                # malformed
-    ({"cpu.max": "0 100000\n"}, None),                                            # nonsense
+    ({"cpu.max": "max 100000\n"}, None),  # v2, no limit
+    ({"cpu.max": "150000 100000\n"}, 1.5),  # v2, 1.5 CPUs
+    ({"cpu.max": "50000 100000\n"}, 0.5),  # v2, half a CPU
+    ({"cpu.max": "400000 200000\n"}, 2.0),  # v2, another period
+    ({"cpu.max": "lots\n"}, None),  # malformed
+    ({"cpu.max": "0 100000\n"}, None),  # nonsense
     ({"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"}, None),  # v1, no limit
     ({"cpu/cpu.cfs_quota_us": "200000\n", "cpu/cpu.cfs_period_us": "100000\n"}, 2.0),  # v1
     ({"cpu,cpuacct/cpu.cfs_quota_us": "25000\n", "cpu,cpuacct/cpu.cfs_period_us": "100000\n"}, 0.25),
-    ({"cpu.cfs_quota_us": "300000\n", "cpu.cfs_period_us": "100000\n"}, 3.0),   # v1 mounted at the root
-    ({"cpu/cpu.cfs_quota_us": "200000\n"}, None),                                 # v1 without its period
-    ({}, None),                                                                   # no cgroup at all
+    ({"cpu.cfs_quota_us": "300000\n", "cpu.cfs_period_us": "100000\n"}, 3.0),  # v1 mounted at the root
+    ({"cpu/cpu.cfs_quota_us": "200000\n"}, None),  # v1 without its period
+    ({}, None),  # no cgroup at all
 ]
 
 
@@ -52,8 +52,10 @@ def test_cpu_quota_from_cgroup_files(tmp_path, files, quota):
 
 
 def test_cgroup_v2_wins_over_v1(tmp_path):
-    root = _cgroup(tmp_path, {"cpu.max": "100000 100000\n", "cpu/cpu.cfs_quota_us": "400000\n",
-                              "cpu/cpu.cfs_period_us": "100000\n"})
+    root = _cgroup(
+        tmp_path,
+        {"cpu.max": "100000 100000\n", "cpu/cpu.cfs_quota_us": "400000\n", "cpu/cpu.cfs_period_us": "100000\n"},
+    )
     assert serving.cpu_quota(root) == 1.0
 
 
@@ -103,18 +105,19 @@ def _load_config(monkeypatch, tmp_path, cgroup_files: dict, host_cpus: int, **en
 
 # (cgroup files, host CPUs, workers): 1 gevent worker per usable CPU, at most 8
 WORKERS = [
-    ({"cpu.max": "100000 100000"}, 64, 1),        # a 1-CPU container on a 64-CPU host: 1, not 8
-    ({"cpu.max": "150000 100000"}, 64, 2),        # 1.5 CPUs round up to 2
-    ({"cpu.max": "max 100000"}, 2, 2),            # no quota: the host's 2 CPUs
-    ({"cpu.max": "max 100000"}, 64, 8),           # the cap
+    ({"cpu.max": "100000 100000"}, 64, 1),  # a 1-CPU container on a 64-CPU host: 1, not 8
+    ({"cpu.max": "150000 100000"}, 64, 2),  # 1.5 CPUs round up to 2
+    ({"cpu.max": "max 100000"}, 2, 2),  # no quota: the host's 2 CPUs
+    ({"cpu.max": "max 100000"}, 64, 8),  # the cap
     ({"cpu/cpu.cfs_quota_us": "300000", "cpu/cpu.cfs_period_us": "100000"}, 64, 3),  # cgroup v1
-    ({}, 3, 3),                                   # no cgroup files
+    ({}, 3, 3),  # no cgroup files
 ]
 
 
 @pytest.mark.parametrize("files, host_cpus, workers", WORKERS)
-def test_gunicorn_conf_takes_workers_from_the_cpu_quota(monkeypatch, tmp_path, request_log_restored,
-                                                       files, host_cpus, workers):
+def test_gunicorn_conf_takes_workers_from_the_cpu_quota(
+    monkeypatch, tmp_path, request_log_restored, files, host_cpus, workers
+):
     assert _load_config(monkeypatch, tmp_path, files, host_cpus)["workers"] == workers
 
 
@@ -143,7 +146,7 @@ def test_unset_metrics_dir_gets_a_fresh_one_removed_at_exit():
     path = serving.prepare_metrics_dir(env)
     try:
         assert env[serving.METRICS_ENV] == str(path) and path.is_dir() and not any(path.iterdir())
-        other = serving.prepare_metrics_dir({})   # another instance: its own directory
+        other = serving.prepare_metrics_dir({})  # another instance: its own directory
         assert other != path
         serving.remove_metrics_dir({serving.METRICS_ENV: str(other), serving._PREPARED_ENV: f"{os.getpid()}:owned"})
         serving.remove_metrics_dir(env)
@@ -161,7 +164,7 @@ def test_given_metrics_dir_is_made_and_emptied_of_metric_files_only(tmp_path):
     (given / "counter_1.db").write_bytes(b"x")
     (given / "histogram_2.db").write_bytes(b"x")
     (given / "notes.txt").write_text("not ours")
-    assert serving.prepare_metrics_dir({serving.METRICS_ENV: str(given)}) == given   # a new instance
+    assert serving.prepare_metrics_dir({serving.METRICS_ENV: str(given)}) == given  # a new instance
     assert sorted(p.name for p in given.iterdir()) == ["notes.txt"]
     serving.remove_metrics_dir({serving.METRICS_ENV: str(given), serving._PREPARED_ENV: f"{os.getpid()}:given"})
     assert given.is_dir(), "a directory the operator gave was removed"
@@ -193,7 +196,7 @@ def test_request_lines_go_to_a_file_one_per_record(tmp_path, request_log_restore
     log = serving.log_requests_to(str(target))
     log.info('{"a": 1}')
     log.info('{"b": 2}')
-    serving.log_requests_to(str(target))   # again: replaced, not doubled
+    serving.log_requests_to(str(target))  # again: replaced, not doubled
     log.info('{"c": 3}')
     assert target.read_text() == '{"a": 1}\n{"b": 2}\n{"c": 3}\n'
     serving.log_requests_to("")
@@ -205,11 +208,11 @@ def test_freeze_heap_moves_the_live_objects_to_the_permanent_generation():
     """After the hook, what was alive is out of the collector's generations (gc.freeze)."""
     import gc
 
-    keep = [[i] for i in range(10_000)]          # 10,000 tracked lists, alive
+    keep = [[i] for i in range(10_000)]  # 10,000 tracked lists, alive
     try:
         frozen = serving.freeze_heap()
         assert frozen == gc.get_freeze_count() >= 10_000
-        assert sum(gc.get_count()) < 1_000        # the generations are (nearly) empty
+        assert sum(gc.get_count()) < 1_000  # the generations are (nearly) empty
         assert not any(any(o is keep for o in gc.get_objects(generation=g)) for g in range(3))
     finally:
         gc.unfreeze()

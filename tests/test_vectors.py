@@ -8,11 +8,11 @@ from importlib import resources
 
 import pytest
 
-from checker.version import RULES_VERSION
 from checker.catalogue import RULE_IDS
 from checker.legality import check
 from checker.notation import parse_hpn, parse_htn
 from checker.tools.vectors import FORMAT, KEYS, SHIPPED, build, read_vectors, run_vector
+from checker.version import RULES_VERSION
 from checker.web import create_app
 
 LINES = resources.files("checker.data").joinpath(SHIPPED).read_text(encoding="utf-8").splitlines()
@@ -51,8 +51,9 @@ def test_every_vector_has_exactly_the_documented_keys_and_a_unique_id():
 def test_legal_vectors_have_after_and_game_and_illegal_ones_violations():
     for v in VECTORS:
         if v["legal"]:
-            assert v["violations"] == [] and v["after"] and set(v["game"]) == {"over", "result", "reason",
-                                                                                 "repetition"}, v["id"]
+            assert (
+                v["violations"] == [] and v["after"] and set(v["game"]) == {"over", "result", "reason", "repetition"}
+            ), v["id"]
         else:
             assert v["violations"] and v["after"] is None and v["game"] is None, v["id"]
 

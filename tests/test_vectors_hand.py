@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -34,13 +34,31 @@ REASONS = ("takeover", "network", "strangle", "repetition", "threefold", "tiebre
 # game.over, Step 1 (Place or Move rules, then project.skip), Step 2, Step 3.
 REPORT_ORDER = (
     "game.over",
-    "place.reserve", "place.empty", "place.unlocked", "place.opening-restriction", "place.cooldown",
-    "move.reserve-empty", "move.own-stone", "move.adjacent", "move.destination",
+    "place.reserve",
+    "place.empty",
+    "place.unlocked",
+    "place.opening-restriction",
+    "place.cooldown",
+    "move.reserve-empty",
+    "move.own-stone",
+    "move.adjacent",
+    "move.destination",
     "project.skip",
-    "shape.range", "shape.unlocked", "shape.tier-limit", "shape.lowering-budget", "shape.mandate", "shape.skipped",
+    "shape.range",
+    "shape.unlocked",
+    "shape.tier-limit",
+    "shape.lowering-budget",
+    "shape.mandate",
+    "shape.skipped",
     "echo.charge",
-    "echo-capture.enemy", "echo-capture.sealed", "echo-capture.tier", "echo-capture.contact",
-    "echo-lock.once", "echo-lock.own-stone", "echo-lock.tier", "echo-lock.unlocked",
+    "echo-capture.enemy",
+    "echo-capture.sealed",
+    "echo-capture.tier",
+    "echo-capture.contact",
+    "echo-lock.once",
+    "echo-lock.own-stone",
+    "echo-lock.tier",
+    "echo-lock.unlocked",
 )
 # Every rule id of RULES §9 that check reports for a turn (position.* are not turn checks).
 TURN_RULES = frozenset(REPORT_ORDER)
@@ -57,7 +75,7 @@ def _history(v):
     return None if v["history"] is None else [parse_hpn(h) for h in v["history"]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def verdict_of(vid: str):
     v = BY_ID[vid]
     return check(parse_hpn(v["position"]), parse_htn(v["turn"]), _history(v))
@@ -68,6 +86,7 @@ def legal_verdicts():
 
 
 # ------------------------------------------------------------------ format --
+
 
 def test_there_are_at_least_70_vectors():
     assert len(VECTORS) >= 70
@@ -128,13 +147,14 @@ def test_positions_parse_and_are_consistent(vid):
         assert after.problems() == [], [p.rule for p in after.problems()]
         assert position_to_hpn(after) == v["after"], "after is canonical HPN"
         assert after.half_moves == pos.half_moves + 1 and after.to_move == other(pos.to_move)
-        for who in "AB":   # RULES §2: stones on the board + reserve = 7
+        for who in "AB":  # RULES §2: stones on the board + reserve = 7
             assert after.stones.count(who) + after.player(who).reserve == 7
     # the turn is canonical HTN (x for a Move onto an enemy stone)
     assert turn_to_htn(parse_htn(v["turn"]), pos) == v["turn"]
 
 
 # ------------------------------------------------------------- the checker --
+
 
 @pytest.mark.parametrize("vid", list(BY_ID))
 def test_checker_agrees_with_the_vector(vid):
@@ -149,11 +169,11 @@ def test_checker_agrees_with_the_vector(vid):
     out = verdict.outcome
     assert position_to_hpn(out.position) == v["after"]
     g = out.game
-    assert {"over": g.over, "result": g.result, "reason": g.reason, "repetition": g.repetition} == v["game"], \
-        g.message
+    assert {"over": g.over, "result": g.result, "reason": g.reason, "repetition": g.repetition} == v["game"], g.message
 
 
 # ---------------------------------------------------------------- coverage --
+
 
 def test_every_turn_rule_fails_somewhere_and_passes_in_a_legal_turn():
     failing = {r: 0 for r in TURN_RULES}
@@ -170,8 +190,12 @@ def test_every_turn_rule_fails_somewhere_and_passes_in_a_legal_turn():
 
 
 def _capture_events(kind):
-    return [(v, e) for v, verdict in legal_verdicts() for e in verdict.outcome.events
-            if e.type == "capture" and e.kind == kind]
+    return [
+        (v, e)
+        for v, verdict in legal_verdicts()
+        for e in verdict.outcome.events
+        if e.type == "capture" and e.kind == kind
+    ]
 
 
 def test_every_capture_kind_occurs():
@@ -208,8 +232,11 @@ def test_tier0_stone_is_never_encircled():
         mover = parse_hpn(v["position"]).to_move
         after = verdict.outcome.position
         for c in board.CELLS:
-            if after.stones[c] == other(mover) and after.tiers[c] == 0 and all(
-                    s is None or after.stones[s] == mover for s in board.SLOTS[c]):
+            if (
+                after.stones[c] == other(mover)
+                and after.tiers[c] == 0
+                and all(s is None or after.stones[s] == mover for s in board.SLOTS[c])
+            ):
                 assert board.name(c) not in [w.cell for w in verdict.outcome.capture_check]
                 shown += 1
     assert shown >= 2
@@ -244,11 +271,9 @@ def test_cooldown_skip_cases_occur():
     # a legal skip
     assert [v for v, vd in skips if isinstance(parse_htn(v["turn"]).project, Skip) and vd.legal]
     # a Place refused while the skip applies
-    assert [v for v, vd in skips if isinstance(parse_htn(v["turn"]).project, Place)
-            and "project.skip" in vd.violations]
+    assert [v for v, vd in skips if isinstance(parse_htn(v["turn"]).project, Place) and "project.skip" in vd.violations]
     # a skip refused when it does not apply
-    assert [v for v, vd in skips if isinstance(parse_htn(v["turn"]).project, Skip)
-            and "project.skip" in vd.violations]
+    assert [v for v, vd in skips if isinstance(parse_htn(v["turn"]).project, Skip) and "project.skip" in vd.violations]
 
 
 def test_several_violations_at_once_and_move_onto_a_locked_cell():
@@ -263,7 +288,10 @@ def test_several_violations_at_once_and_move_onto_a_locked_cell():
 
 
 def test_shape_mandate_waived_and_enforced():
-    waived = [v for v, vd in legal_verdicts() if parse_htn(v["turn"]).shape is None
-              and not isinstance(parse_htn(v["turn"]).project, Skip)]
+    waived = [
+        v
+        for v, vd in legal_verdicts()
+        if parse_htn(v["turn"]).shape is None and not isinstance(parse_htn(v["turn"]).project, Skip)
+    ]
     enforced = [v for v in VECTORS if "shape.mandate" in v["violations"]]
     assert waived and enforced

@@ -28,13 +28,16 @@ from checker.position import Position
 
 
 @overload
-def draw(position: Position, verdict: Verdict | None = None, highlight: Iterable[Cell] = (), *,
-         width: None = None) -> str: ...
+def draw(
+    position: Position, verdict: Verdict | None = None, highlight: Iterable[Cell] = (), *, width: None = None
+) -> str: ...
 @overload
-def draw(position: Position, verdict: Verdict | None = None, highlight: Iterable[Cell] = (), *,
-         width: int) -> bytes: ...
-def draw(position: Position, verdict: Verdict | None = None, highlight: Iterable[Cell] = (), *,
-         width: int | None = None) -> str | bytes:
+def draw(
+    position: Position, verdict: Verdict | None = None, highlight: Iterable[Cell] = (), *, width: int
+) -> bytes: ...
+def draw(
+    position: Position, verdict: Verdict | None = None, highlight: Iterable[Cell] = (), *, width: int | None = None
+) -> str | bytes:
     """The board with ``verdict`` (a turn's, judged by the caller) and the
     ``highlight`` cells drawn on it: SVG text, or PNG bytes ``width`` pixels wide."""
     from checker.drawing.svg import render_svg

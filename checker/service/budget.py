@@ -32,13 +32,13 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 from checker.service.problems import RequestError
 
 RETRY_AFTER_SECONDS = 1
 
-_lock = threading.Lock()     # held for two lines, never across a switch
+_lock = threading.Lock()  # held for two lines, never across a switch
 _running = 0
 
 
@@ -58,12 +58,15 @@ def admitted(limit: int) -> Iterator[None]:
         if not busy:
             _running += 1
     if busy:
-        raise RequestError(503, "busy", "Service Unavailable",
-                           f"This worker is already answering {limit} batches or legal-turn lists; "
-                           f"retry in {RETRY_AFTER_SECONDS} s.",
-                           headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+        raise RequestError(
+            503,
+            "busy",
+            "Service Unavailable",
+            f"This worker is already answering {limit} batches or legal-turn lists; retry in {RETRY_AFTER_SECONDS} s.",
+            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        )
     try:
-        pause()     # step aside once: requests that came in meanwhile are counted before this one runs
+        pause()  # step aside once: requests that came in meanwhile are counted before this one runs
         yield
     finally:
         with _lock:

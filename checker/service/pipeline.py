@@ -20,7 +20,8 @@ checker.service.problems.RequestError: The body must be a JSON object, not list.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import orjson
 from marshmallow import Schema, ValidationError
@@ -110,15 +111,20 @@ def parse_json(raw: bytes) -> dict:
     except UnicodeDecodeError:
         raise _invalid_json("The body is not UTF-8 text.") from None
     except json.JSONDecodeError as exc:
-        raise _invalid_json(f"The body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") \
-            from None
+        raise _invalid_json(
+            f"The body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+        ) from None
     except NotAJSONNumber as exc:
         raise _invalid_json(f"The body is not valid JSON: {exc} (RFC 8259).") from None
     except (ValueError, RecursionError):
         raise _invalid_json("The body is not valid JSON (a number too long or nesting too deep).") from None
     if not isinstance(data, dict):
-        raise RequestError(400, "not-an-object", "Invalid JSON",
-                           f"The body must be a JSON object, not {type(data).__name__ if data is not None else 'null'}.")
+        raise RequestError(
+            400,
+            "not-an-object",
+            "Invalid JSON",
+            f"The body must be a JSON object, not {type(data).__name__ if data is not None else 'null'}.",
+        )
     return data
 
 
@@ -134,6 +140,7 @@ def encode(data) -> bytes:
 
 
 # --------------------------------------------------------------- loading ----
+
 
 def _loaded(load_fn: Callable[[Any], dict], data, at: Path) -> dict:
     try:
@@ -160,6 +167,7 @@ def consistent(position: Position, *at: str) -> Position:
 
 # ------------------------------------------------------------ operations ----
 
+
 class Operation:
     """One endpoint's work: the body loaded by ``request`` (or by ``loader``,
     a quicker function with the schema's result), answered by ``run`` with the
@@ -173,9 +181,15 @@ class Operation:
     JSON text of what ``response`` dumps, faster (checked equal by the tests).
     """
 
-    def __init__(self, run: Callable[..., Any], response: type[Schema], request: type[Schema] | None = None,
-                 loader: Callable[[Any], dict] | None = None, many: bool = False,
-                 writer: Callable[[Any], bytes] | None = None):
+    def __init__(
+        self,
+        run: Callable[..., Any],
+        response: type[Schema],
+        request: type[Schema] | None = None,
+        loader: Callable[[Any], dict] | None = None,
+        many: bool = False,
+        writer: Callable[[Any], bytes] | None = None,
+    ):
         self.run, self.response, self.request, self.many = run, response, request, many
         self._load = loader or (request().load if request is not None else None)
         self._dump = dumper(response)
@@ -213,7 +227,7 @@ check_request = Operation(_judge, VerdictSchema, CheckRequestSchema, loader=load
 def _batch(data: dict, at: Path = ()) -> dict:
     results = []
     for i, item in enumerate(data["items"]):
-        pause()     # between items, the worker's other requests run (checker.service.budget)
+        pause()  # between items, the worker's other requests run (checker.service.budget)
         where = (*at, "items", str(i))
         try:
             if not isinstance(item, dict):
@@ -268,10 +282,17 @@ def _perft(data: dict, at: Path = ()):
     try:
         return perft_count(position, depth, data["divide"], budget=BUDGET)
     except BudgetExceeded:
-        message = (f"perft to depth {depth} from this position expands more than {BUDGET:,} positions, the "
-                   "work budget of a request; ask for a smaller depth (depth 2 always fits)")
-        raise RequestError(422, "over-budget", "Over the work budget", f"depth: {message}.",
-                           [{"path": dotted((*at, "depth")), "message": message}]) from None
+        message = (
+            f"perft to depth {depth} from this position expands more than {BUDGET:,} positions, the "
+            "work budget of a request; ask for a smaller depth (depth 2 always fits)"
+        )
+        raise RequestError(
+            422,
+            "over-budget",
+            "Over the work budget",
+            f"depth: {message}.",
+            [{"path": dotted((*at, "depth")), "message": message}],
+        ) from None
 
 
 perft_request = Operation(_perft, PerftSchema, PerftRequestSchema)

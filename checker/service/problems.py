@@ -17,8 +17,8 @@ carry their facts: a :class:`SchemaError` marshmallow's messages, an
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from functools import reduce
-from typing import Iterator, Sequence
 
 from checker.position import Problem
 
@@ -46,8 +46,15 @@ class RequestError(Exception):
     title, detail and optionally its ``[{path?, rule?, message}]`` errors and
     the headers its answer carries (a 503's ``Retry-After``)."""
 
-    def __init__(self, status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None,
-                 headers: dict[str, str] | None = None):
+    def __init__(
+        self,
+        status: int,
+        slug: str,
+        title: str,
+        detail: str,
+        errors: list[dict] | None = None,
+        headers: dict[str, str] | None = None,
+    ):
         super().__init__(detail)
         self.status, self.slug, self.title, self.detail, self.errors = status, slug, title, detail, errors
         self.headers = dict(headers or {})
@@ -86,8 +93,9 @@ class SchemaError(RequestError):
 
     def __init__(self, messages, at: Path = ()):
         errors = flatten(messages, at)
-        super().__init__(422, *self.slug_title,
-                         "; ".join(f"{e['path']}: {e['message'].rstrip('.')}" for e in errors) + ".", errors)
+        super().__init__(
+            422, *self.slug_title, "; ".join(f"{e['path']}: {e['message'].rstrip('.')}" for e in errors) + ".", errors
+        )
         self.messages, self.at = messages, at
 
 
@@ -107,7 +115,11 @@ class InconsistentRequest(RequestError):
 
     def __init__(self, problems: Sequence[Problem], at: Path):
         path = dotted(at)
-        super().__init__(422, "inconsistent-position", "The position is not consistent",
-                         f"{path}: " + " ".join(p.message for p in problems),
-                         [{"path": path, "rule": p.rule, "message": p.message} for p in problems])
+        super().__init__(
+            422,
+            "inconsistent-position",
+            "The position is not consistent",
+            f"{path}: " + " ".join(p.message for p in problems),
+            [{"path": path, "rule": p.rule, "message": p.message} for p in problems],
+        )
         self.problems, self.at = tuple(problems), at

@@ -26,10 +26,10 @@ read against that schema, so nothing in it is silently ignored:
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib import resources
-from typing import Iterable
 
 from jsonschema import Draft202012Validator
 
@@ -41,7 +41,7 @@ SCHEMAS = {"vectors": "vectors.schema.json", "answers": "answers.schema.json"}
 COMPARED = ("after", "game")  # compared when the answer has them
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schema_text(name: str) -> str:
     return resources.files("checker.data").joinpath(SCHEMAS[name]).read_text(encoding="utf-8")
 
@@ -51,7 +51,7 @@ def schema(name: str) -> dict:
     return json.loads(_schema_text(name))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(schema(name))
 
@@ -88,8 +88,10 @@ def _differences(vector: dict, answer: dict) -> list[str]:
         out.append(f"{vid}: legal: expected {json.dumps(vector['legal'])}, got {json.dumps(answer['legal'])}")
     want, got = set(vector["violations"]), set(answer["violations"])
     if want != got:
-        out.append(f"{vid}: violations (compared as a set): expected {_set(want)}, got {_set(got)} "
-                   f"(missing: {_set(want - got)}; extra: {_set(got - want)})")
+        out.append(
+            f"{vid}: violations (compared as a set): expected {_set(want)}, got {_set(got)} "
+            f"(missing: {_set(want - got)}; extra: {_set(got - want)})"
+        )
     if "after" in answer and not _same_position(vector["after"], answer["after"]):
         out.append(f"{vid}: after: expected {json.dumps(vector['after'])}, got {json.dumps(answer['after'])}")
     if "game" in answer and answer["game"] != vector["game"]:

@@ -35,8 +35,8 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from checker.counting import TableEntry, after, load_table, perft
 from checker.generate import legal_turns
@@ -51,14 +51,13 @@ from checker.position import Position
 from checker.tools import vectors as vec
 from checker.turn import Turn
 
-__all__ = ["EXIT_AGREE", "EXIT_DIFFERENT", "EXIT_BROKEN", "EngineBroke", "EngineRefused", "Engine", "Options",
-           "run"]
+__all__ = ["EXIT_AGREE", "EXIT_DIFFERENT", "EXIT_BROKEN", "EngineBroke", "EngineRefused", "Engine", "Options", "run"]
 
 EXIT_AGREE, EXIT_DIFFERENT, EXIT_BROKEN = 0, 1, 2
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_DEPTH = 2
-QUIT_GRACE = 1.0        # seconds the engine has to exit after quit before it is killed
-STDERR_TAIL = 5         # lines of the engine's stderr shown when it breaks the protocol
+QUIT_GRACE = 1.0  # seconds the engine has to exit after quit before it is killed
+STDERR_TAIL = 5  # lines of the engine's stderr shown when it breaks the protocol
 
 
 class EngineBroke(Exception):
@@ -70,6 +69,7 @@ class EngineRefused(Exception):
 
 
 # ------------------------------------------------------------- the child ---
+
 
 class Engine:
     """An engine run as a child process, one request at a time.
@@ -85,8 +85,14 @@ class Engine:
         self._next_id = 0
         self._stderr = tempfile.TemporaryFile()
         self._lines: queue.Queue = queue.Queue()
-        self.proc = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self._stderr, start_new_session=True)
+        self.proc = subprocess.Popen(
+            command,
+            shell=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            start_new_session=True,
+        )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -191,6 +197,7 @@ def _quote(raw: bytes, limit: int = 80) -> str:
 
 # ------------------------------------------------------------- the talk ---
 
+
 class _Talk:
     """The protocol's operations on an :class:`Engine`, their answers checked
     for shape (a wrong shape breaks the protocol)."""
@@ -248,20 +255,26 @@ class _Talk:
         try:
             return parse_hpn(text)
         except NotationError as exc:
-            raise EngineBroke(f"play {turn} from {hpn}: the position {json.dumps(text)} does not parse: {exc}") \
-                from None
+            raise EngineBroke(
+                f"play {turn} from {hpn}: the position {json.dumps(text)} does not parse: {exc}"
+            ) from None
 
     def check(self, hpn: str, turn: str, history: list[str] | None) -> tuple[bool, list[str]]:
         answer = self.engine.request("check", position=hpn, turn=turn, history=history)
         legal, violations = answer.get("legal"), answer.get("violations")
-        if not isinstance(legal, bool) or not isinstance(violations, list) \
-                or not all(isinstance(v, str) for v in violations):
-            raise EngineBroke(f"check (id {self.engine._next_id}): expected legal (a boolean) and violations "
-                              "(a list of rule ids)")
+        if (
+            not isinstance(legal, bool)
+            or not isinstance(violations, list)
+            or not all(isinstance(v, str) for v in violations)
+        ):
+            raise EngineBroke(
+                f"check (id {self.engine._next_id}): expected legal (a boolean) and violations (a list of rule ids)"
+            )
         return legal, violations
 
 
 # ---------------------------------------------------------- the report ---
+
 
 @dataclass
 class Options:
@@ -299,6 +312,7 @@ def _set_text(items: Iterable[str]) -> str:
 
 # ---------------------------------------------------------- the vectors ---
 
+
 def _vectors(talk: _Talk, pattern: str, report: _Report) -> None:
     chosen = [v for v in vec.read_vectors() if fnmatch.fnmatchcase(v["id"], pattern)]
     legal_lists: dict[str, set[Turn]] = {}
@@ -310,40 +324,52 @@ def _vectors(talk: _Talk, pattern: str, report: _Report) -> None:
             if talk.has_check:
                 legal, violations = talk.check(v["position"], v["turn"], v["history"])
                 if legal != v["legal"]:
-                    report.differ(f"vector {v['id']}: legal: expected {json.dumps(v['legal'])}, "
-                                  f"got {json.dumps(legal)} ({v['turn']} from {v['position']})")
+                    report.differ(
+                        f"vector {v['id']}: legal: expected {json.dumps(v['legal'])}, "
+                        f"got {json.dumps(legal)} ({v['turn']} from {v['position']})"
+                    )
                 elif set(violations) != set(v["violations"]):
                     want, got = set(v["violations"]), set(violations)
-                    report.differ(f"vector {v['id']}: violations: expected {_set_text(want)}, got {_set_text(got)} "
-                                  f"(missing: {_set_text(want - got)}; extra: {_set_text(got - want)})")
+                    report.differ(
+                        f"vector {v['id']}: violations: expected {_set_text(want)}, got {_set_text(got)} "
+                        f"(missing: {_set_text(want - got)}; extra: {_set_text(got - want)})"
+                    )
             else:
                 if v["position"] not in legal_lists:
                     texts = talk.turn_texts(v["position"])
                     legal_lists[v["position"]] = set(talk.canonical(v["position"], texts))
                 legal = turn in legal_lists[v["position"]]
                 if legal != v["legal"]:
-                    report.differ(f"vector {v['id']}: legal: expected {json.dumps(v['legal'])}, got "
-                                  f"{json.dumps(legal)} (membership in legal-turns; {v['turn']} from "
-                                  f"{v['position']})")
+                    report.differ(
+                        f"vector {v['id']}: legal: expected {json.dumps(v['legal'])}, got "
+                        f"{json.dumps(legal)} (membership in legal-turns; {v['turn']} from "
+                        f"{v['position']})"
+                    )
             if v["legal"] and legal:
                 played += 1
                 got = talk.play_position(v["position"], v["turn"])
                 if got != parse_hpn(v["after"]):
-                    report.differ(f"vector {v['id']}: play {v['turn']}: expected {v['after']}, "
-                                  f"got {position_to_hpn(got)}")
+                    report.differ(
+                        f"vector {v['id']}: play {v['turn']}: expected {v['after']}, got {position_to_hpn(got)}"
+                    )
         except EngineRefused as exc:
             report.differ(f"vector {v['id']}: the engine refused: {exc}")
         if report.differences == before:
             agree += 1
         if report.stop:
             break
-    how = ("legal and violations compared with check" if talk.has_check
-           else "legal as membership in legal-turns (the engine has no check)")
-    report.out(f"vectors: {agree} of {len(chosen)} agree ({how}; the position after play compared for "
-               f"{played} legal turns)")
+    how = (
+        "legal and violations compared with check"
+        if talk.has_check
+        else "legal as membership in legal-turns (the engine has no check)"
+    )
+    report.out(
+        f"vectors: {agree} of {len(chosen)} agree ({how}; the position after play compared for {played} legal turns)"
+    )
 
 
 # ------------------------------------------------------------- perft ------
+
 
 def _engine_counts(talk: _Talk, hpn: str, depth: int) -> list[int]:
     """The engine's perft(1) … perft(depth) of ``hpn``, from its own
@@ -384,23 +410,28 @@ def _descend(talk: _Talk, pos: Position, depth: int, path: list[str], report: _R
         return
     twice = len(set(texts)) - len(theirs)
     if twice:
-        report.out(f"  {where}, at {hpn}, the engine lists {twice} turn{'s' if twice != 1 else ''} a second time "
-                   "in another spelling; the turn sets agree")
+        report.out(
+            f"  {where}, at {hpn}, the engine lists {twice} turn{'s' if twice != 1 else ''} a second time "
+            "in another spelling; the turn sets agree"
+        )
         return
     for turn, nodes in perft(pos, depth, divide=True):
         child = after(pos, turn)
         got = talk.play_position(hpn, theirs[turn])
         if got != child:
-            report.out(f"  play {mine[turn]} {where}, at {hpn}: expected {position_to_hpn(child)}, "
-                       f"got {position_to_hpn(got)}")
+            report.out(
+                f"  play {mine[turn]} {where}, at {hpn}: expected {position_to_hpn(child)}, got {position_to_hpn(got)}"
+            )
             return
         engine_nodes = _engine_nodes(talk, position_to_hpn(got), depth - 1)
         if engine_nodes != nodes:
             report.out(f"  divide {where}, depth {depth}: {mine[turn]}: engine {engine_nodes:,}, checker {nodes:,}")
             _descend(talk, child, depth - 1, path + [mine[turn]], report)
             return
-    report.out(f"  divide {where}, depth {depth}: every turn's count agrees, yet the totals differ; compare the "
-               "engine's answers by hand")
+    report.out(
+        f"  divide {where}, depth {depth}: every turn's count agrees, yet the totals differ; compare the "
+        "engine's answers by hand"
+    )
 
 
 def _perft(talk: _Talk, entries: list[TableEntry], depth: int, report: _Report) -> None:
@@ -409,8 +440,11 @@ def _perft(talk: _Talk, entries: list[TableEntry], depth: int, report: _Report) 
         counts = _engine_counts(talk, e.hpn, d)
         want = list(e.nodes[:d])
         if counts == want:
-            report.out(f"perft {e.name}: {', '.join(f'{n:,}' for n in want)} agree (depth 1-{d})" if d > 1
-                       else f"perft {e.name}: {want[0]:,} agrees (depth 1)")
+            report.out(
+                f"perft {e.name}: {', '.join(f'{n:,}' for n in want)} agree (depth 1-{d})"
+                if d > 1
+                else f"perft {e.name}: {want[0]:,} agrees (depth 1)"
+            )
             continue
         first = next(i for i in range(d) if counts[i] != want[i])
         report.differ(f"perft {e.name}: depth {first + 1}: engine {counts[first]:,}, checker {want[first]:,}")
@@ -424,8 +458,8 @@ def _perft(talk: _Talk, entries: list[TableEntry], depth: int, report: _Report) 
 
 # --------------------------------------------------------------- run ------
 
-def run(options: Options, out: Callable[[str], None] | None = None,
-        err: Callable[[str], None] | None = None) -> int:
+
+def run(options: Options, out: Callable[[str], None] | None = None, err: Callable[[str], None] | None = None) -> int:
     """Drive the engine; print the findings with ``out`` (a line at a time)
     and return the exit status.  The engine is stopped before returning."""
     out = out or (lambda line: print(line, flush=True))

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 from checker.generate import legal_turns
 from checker.legality import check
@@ -86,8 +87,14 @@ def _history(request: dict) -> list[Position] | None:
 def _json_type(value) -> str:
     if value is None:
         return "null"
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
-            int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+    return {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), type(value).__name__)
 
 
 def _answer(request: dict) -> dict:
@@ -132,8 +139,9 @@ def read(line: str):
     return json.loads(line)
 
 
-def serve(stdin: TextIO | None = None, stdout: TextIO | None = None,
-          handler: Callable[[object], dict | None] = handle) -> int:
+def serve(
+    stdin: TextIO | None = None, stdout: TextIO | None = None, handler: Callable[[object], dict | None] = handle
+) -> int:
     """Answer requests until ``quit`` or the end of the input; returns 0."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout

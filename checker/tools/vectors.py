@@ -27,8 +27,8 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Iterable, Iterator
 from importlib import resources
-from typing import Iterable, Iterator
 
 from checker import board
 from checker.generate import legal_turns
@@ -49,8 +49,19 @@ from checker.turn import (
 )
 from checker.version import RULES_VERSION
 
-__all__ = ["FORMAT", "VERSION", "KEYS", "header", "read_vectors", "hand_vectors", "generated_vectors", "build", "expected",
-           "run_vector", "main"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "KEYS",
+    "header",
+    "read_vectors",
+    "hand_vectors",
+    "generated_vectors",
+    "build",
+    "expected",
+    "run_vector",
+    "main",
+]
 
 FORMAT = "hexodic-conformance-vectors"
 VERSION = 1
@@ -92,8 +103,12 @@ def expected(position: Position, turn: Turn, history: list[Position] | None) -> 
     if not v.legal:
         return {"legal": False, "violations": v.violations, "after": None, "game": None}
     g = v.outcome.game
-    return {"legal": True, "violations": [], "after": position_to_hpn(v.outcome.position),
-            "game": {"over": g.over, "result": g.result, "reason": g.reason, "repetition": g.repetition}}
+    return {
+        "legal": True,
+        "violations": [],
+        "after": position_to_hpn(v.outcome.position),
+        "game": {"over": g.over, "result": g.result, "reason": g.reason, "repetition": g.repetition},
+    }
 
 
 def run_vector(vector: dict) -> list[str]:
@@ -105,9 +120,13 @@ def run_vector(vector: dict) -> list[str]:
 
 
 def _vector(id_: str, description: str, position: Position, history: list[Position] | None, turn: Turn) -> dict:
-    v = {"id": id_, "description": description, "position": position_to_hpn(position),
-         "history": None if history is None else [position_to_hpn(h) for h in history],
-         "turn": turn_to_htn(turn, position)}
+    v = {
+        "id": id_,
+        "description": description,
+        "position": position_to_hpn(position),
+        "history": None if history is None else [position_to_hpn(h) for h in history],
+        "turn": turn_to_htn(turn, position),
+    }
     v.update(expected(position, turn, history))
     return v
 
@@ -158,8 +177,15 @@ def generated_vectors() -> list[dict]:
             where = f"seeded random game {seed}, after {ply} half-moves"
             if ply % GEN_LEGAL_EVERY == seed % GEN_LEGAL_EVERY:
                 t = rng.choice(turns)
-                out.append(_vector(f"gen-{seed:02d}-{ply:02d}-legal", f"Generated from {where}: a legal turn "
-                                   "(regression vector; the answer is the checker's).", pos, list(history), t))
+                out.append(
+                    _vector(
+                        f"gen-{seed:02d}-{ply:02d}-legal",
+                        f"Generated from {where}: a legal turn (regression vector; the answer is the checker's).",
+                        pos,
+                        list(history),
+                        t,
+                    )
+                )
                 seen.add((out[-1]["position"], out[-1]["turn"]))
             legal_set = set(turns)
             for k in range(12):
@@ -175,21 +201,43 @@ def generated_vectors() -> list[dict]:
                 seen.add(key)
                 for r in violations:
                     fails[r] = fails.get(r, 0) + 1
-                out.append(_vector(f"gen-{seed:02d}-{ply:02d}-illegal-{k:02d}",
-                                   f"Generated from {where}: an illegal turn failing {', '.join(violations)} "
-                                   "(regression vector; the answer is the checker's).", pos, list(history), t))
+                out.append(
+                    _vector(
+                        f"gen-{seed:02d}-{ply:02d}-illegal-{k:02d}",
+                        f"Generated from {where}: an illegal turn failing {', '.join(violations)} "
+                        "(regression vector; the answer is the checker's).",
+                        pos,
+                        list(history),
+                        t,
+                    )
+                )
             t = rng.choice(turns)
             verdict = check(pos, t, history)
             if verdict.outcome.game.over:
-                out.append(_vector(f"gen-{seed:02d}-{ply:02d}-end", f"Generated from {where}: the turn that "
-                                   f"ends the game ({verdict.outcome.game.reason}) (regression vector; the answer "
-                                   "is the checker's).", pos, list(history), t))
+                out.append(
+                    _vector(
+                        f"gen-{seed:02d}-{ply:02d}-end",
+                        f"Generated from {where}: the turn that "
+                        f"ends the game ({verdict.outcome.game.reason}) (regression vector; the answer "
+                        "is the checker's).",
+                        pos,
+                        list(history),
+                        t,
+                    )
+                )
                 history.append(pos)
                 after = verdict.outcome.position
                 late = _random_turn(rng)
-                out.append(_vector(f"gen-{seed:02d}-{ply + 1:02d}-over", f"Generated from {where}: a turn "
-                                   "after the game has ended (regression vector; the answer is the checker's).",
-                                   after, list(history), late))
+                out.append(
+                    _vector(
+                        f"gen-{seed:02d}-{ply + 1:02d}-over",
+                        f"Generated from {where}: a turn "
+                        "after the game has ended (regression vector; the answer is the checker's).",
+                        after,
+                        list(history),
+                        late,
+                    )
+                )
                 break
             history.append(pos)
             pos = verdict.outcome.position

@@ -59,7 +59,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=0, x_proto=n, x_host=n)
     _cors(app)
     headers.init_app(app)
-    compression.init_app(app)   # last registered, so it runs first: the hooks above see what is sent
+    compression.init_app(app)  # last registered, so it runs first: the hooks above see what is sent
     return app
 
 

@@ -31,18 +31,28 @@ from collections import OrderedDict
 from flask import Flask, Request, Response, request
 
 MIN_SIZE = 1024
-FAST_LEVEL = 1           # per-request answers: about 450 MB/s, 430 KB of turns to 28 KB
-CACHED_LEVEL = 9         # answers with an ETag: compressed once, kept
+FAST_LEVEL = 1  # per-request answers: about 450 MB/s, 430 KB of turns to 28 KB
+CACHED_LEVEL = 9  # answers with an ETag: compressed once, kept
 CACHE_ENTRIES = 256
-CACHE_BYTES = 16 * 1024 * 1024   # at most this much compressed data kept per worker
+CACHE_BYTES = 16 * 1024 * 1024  # at most this much compressed data kept per worker
 
-COMPRESSIBLE = frozenset({
-    "application/json", "application/problem+json", "application/x-ndjson", "application/jsonl",
-    "application/yaml", "application/javascript", "text/javascript", "text/html", "text/css", "text/plain",
-    "image/svg+xml",
-})
+COMPRESSIBLE = frozenset(
+    {
+        "application/json",
+        "application/problem+json",
+        "application/x-ndjson",
+        "application/jsonl",
+        "application/yaml",
+        "application/javascript",
+        "text/javascript",
+        "text/html",
+        "text/css",
+        "text/plain",
+        "image/svg+xml",
+    }
+)
 
-_GZIP = 31   # zlib's wbits for the gzip format (header and trailer; no file name, mtime 0)
+_GZIP = 31  # zlib's wbits for the gzip format (header and trailer; no file name, mtime 0)
 
 
 def gzip(data: bytes, level: int) -> bytes:
@@ -89,7 +99,7 @@ def compress(resp: Response) -> Response:
     if resp.status_code == 304:
         etag, weak = resp.get_etag()
         if etag and not weak and accepts_gzip(request) and f'W/"{etag}"' in request.headers.get("If-None-Match", ""):
-            resp.set_etag(etag, weak=True)       # the client holds the compressed representation
+            resp.set_etag(etag, weak=True)  # the client holds the compressed representation
             resp.vary.add("Accept-Encoding")
         return resp
     if resp.status_code != 200:

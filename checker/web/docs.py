@@ -101,7 +101,7 @@ def asset(name: str):
         raise NotFound()
     resp = Response(_content(name), content_type=ASSETS[name][1])
     resp.cache_control.public = True
-    if request.args.get("v") == version(name):     # the page's versioned link: cached for good
+    if request.args.get("v") == version(name):  # the page's versioned link: cached for good
         resp.cache_control.max_age = IMMUTABLE_AGE
         resp.cache_control.immutable = True
     else:

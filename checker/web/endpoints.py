@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import flask
 import gevent
@@ -72,23 +72,29 @@ def raw_body() -> bytes:
     if length is not None and length > limit:
         raise RequestEntityTooLarge()
     if length is None and not request.environ.get("wsgi.input_terminated"):
-        return b""      # no length and no end of stream: the body is empty (PEP 3333)
+        return b""  # no length and no end of stream: the body is empty (PEP 3333)
     want = limit + 1 if length is None else length
     seconds = config["BODY_TIMEOUT"]
     try:
         with _deadline(seconds):
             data = request.environ["wsgi.input"].read(want)
     except _BodyTimeout:
-        raise RequestError(408, "body-timeout", "Request Timeout",
-                           f"The request body did not arrive within {seconds} seconds.") from None
-    except Exception as exc:    # the server's reader refused the framing (a bad chunk size, a cut chunk)
-        raise RequestError(400, "unreadable-body", "Unreadable body",
-                           f"The request body could not be read: {type(exc).__name__}.") from None
+        raise RequestError(
+            408, "body-timeout", "Request Timeout", f"The request body did not arrive within {seconds} seconds."
+        ) from None
+    except Exception as exc:  # the server's reader refused the framing (a bad chunk size, a cut chunk)
+        raise RequestError(
+            400, "unreadable-body", "Unreadable body", f"The request body could not be read: {type(exc).__name__}."
+        ) from None
     if len(data) > limit:
         raise RequestEntityTooLarge()
     if length is not None and len(data) < length:
-        raise RequestError(400, "incomplete-body", "Incomplete body",
-                           f"The body ended after {len(data)} of the {length} bytes its Content-Length announced.")
+        raise RequestError(
+            400,
+            "incomplete-body",
+            "Incomplete body",
+            f"The body ended after {len(data)} of the {length} bytes its Content-Length announced.",
+        )
     return data
 
 
@@ -97,8 +103,12 @@ def body() -> dict:
     of :func:`raw_body`, 400 when it does not parse or is not an object."""
     if not _is_json(flask.request.mimetype):
         got = flask.request.mimetype or "none"
-        raise RequestError(415, "unsupported-media-type", "Unsupported Media Type",
-                           f"The body must be JSON (Content-Type: application/json); got {got}.")
+        raise RequestError(
+            415,
+            "unsupported-media-type",
+            "Unsupported Media Type",
+            f"The body must be JSON (Content-Type: application/json); got {got}.",
+        )
     return parse_json(raw_body())
 
 
@@ -143,7 +153,7 @@ class Content:
     media: str
     schema: type[Schema] | dict
     description: str
-    headers: dict | None = None   # the answer's headers the document describes: name -> description
+    headers: dict | None = None  # the answer's headers the document describes: name -> description
 
 
 @dataclass(frozen=True)
@@ -170,10 +180,12 @@ class Endpoint:
 
 def _under_budget(view: Callable) -> Callable:
     """``view`` run only when the work budget admits it (:func:`checker.service.budget.admitted`)."""
+
     @functools.wraps(view)
     def served(*args, **kwargs):
         with budget.admitted(flask.current_app.config["EXPENSIVE_LIMIT"]):
             return view(*args, **kwargs)
+
     return served
 
 
@@ -185,17 +197,47 @@ class Blueprint(flask.Blueprint):
         super().__init__(*args, **kwargs)
         self.endpoints: list[Endpoint] = []
 
-    def _add(self, method: str, rule: str, view: Callable, summary: str, description: str | None,
-             request: type[Schema] | None, answer: Content, expensive: bool,
-             problems: dict[str, str] | None = None, query: type[Schema] | None = None,
-             conditional: bool = False) -> None:
-        self.endpoints.append(Endpoint(method, (self.url_prefix or "") + rule, summary, description or summary,
-                                       request, answer, expensive, tuple((problems or {}).items()), query,
-                                       conditional))
+    def _add(
+        self,
+        method: str,
+        rule: str,
+        view: Callable,
+        summary: str,
+        description: str | None,
+        request: type[Schema] | None,
+        answer: Content,
+        expensive: bool,
+        problems: dict[str, str] | None = None,
+        query: type[Schema] | None = None,
+        conditional: bool = False,
+    ) -> None:
+        self.endpoints.append(
+            Endpoint(
+                method,
+                (self.url_prefix or "") + rule,
+                summary,
+                description or summary,
+                request,
+                answer,
+                expensive,
+                tuple((problems or {}).items()),
+                query,
+                conditional,
+            )
+        )
         self.add_url_rule(rule, view_func=_under_budget(view) if expensive else view, methods=[method])
 
-    def serve(self, method: str, rule: str, operation: Operation, summary: str, description: str | None = None,
-              *, ok: str | None = None, expensive: bool = False) -> None:
+    def serve(
+        self,
+        method: str,
+        rule: str,
+        operation: Operation,
+        summary: str,
+        description: str | None = None,
+        *,
+        ok: str | None = None,
+        expensive: bool = False,
+    ) -> None:
         """Serve ``operation`` at ``rule``: the JSON body (when it takes one)
         loaded and answered, the answer written as JSON.  ``ok`` describes the
         answer (default: the summary); an ``expensive`` one runs under the
@@ -203,29 +245,45 @@ class Blueprint(flask.Blueprint):
         schema = {"type": "array", "items": operation.response} if operation.many else operation.response
 
         if operation.request is None:
+
             def view():
                 return reply(operation())
         elif operation.writer is not None:
+
             def view():
                 return reply_text(operation.text(body()))
         else:
+
             def view():
                 answer = operation(body())
                 observe.answered(operation, answer)
                 return reply(answer)
-        view.__name__ = rule.strip("/").replace("/", "_").replace("-", "_")
-        self._add(method, rule, view, summary, description, operation.request, Content(JSON, schema, ok or summary),
-                  expensive)
 
-    def declare(self, method: str, rule: str, summary: str, description: str | None = None, *,
-                answer: Content, request: type[Schema] | None = None, expensive: bool = False,
-                problems: dict[str, str] | None = None, query: type[Schema] | None = None,
-                conditional: bool = False) -> Callable:
+        view.__name__ = rule.strip("/").replace("/", "_").replace("-", "_")
+        self._add(
+            method, rule, view, summary, description, operation.request, Content(JSON, schema, ok or summary), expensive
+        )
+
+    def declare(
+        self,
+        method: str,
+        rule: str,
+        summary: str,
+        description: str | None = None,
+        *,
+        answer: Content,
+        request: type[Schema] | None = None,
+        expensive: bool = False,
+        problems: dict[str, str] | None = None,
+        query: type[Schema] | None = None,
+        conditional: bool = False,
+    ) -> Callable:
         """Declare the view below at ``rule``.  With a ``request`` schema the
         view is called with the loaded JSON body, with a ``query`` schema with
         the loaded query string; an ``expensive`` one runs under the work
         budget; ``problems`` are the problem answers of its own (status:
         description); a ``conditional`` one may answer 304 to a conditional GET."""
+
         def decorator(view: Callable) -> Callable:
             if request is None and query is None:
                 served = view
@@ -241,7 +299,10 @@ class Blueprint(flask.Blueprint):
                 @functools.wraps(view)
                 def served():
                     return view(load_query(schema))
-            self._add(method, rule, served, summary, description, request, answer, expensive, problems, query,
-                      conditional)
+
+            self._add(
+                method, rule, served, summary, description, request, answer, expensive, problems, query, conditional
+            )
             return view
+
         return decorator

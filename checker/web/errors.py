@@ -28,8 +28,9 @@ from checker.web import observe, security
 log = logging.getLogger(__name__)
 
 
-def problem(status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None,
-            headers: dict | None = None) -> Response:
+def problem(
+    status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None, headers: dict | None = None
+) -> Response:
     """A problem answer (an HTTP error's), with extra ``headers``."""
     return answer(problem_body(status, slug, title, detail, errors), headers)
 
@@ -66,8 +67,14 @@ def _json_problem(body: dict, headers: dict | None = None) -> Response:
     return Response(json.dumps(body), status=body["status"], mimetype="application/problem+json", headers=headers)
 
 
-_SERVER_SLUGS = {400: "bad-request", 403: "forbidden", 414: "request-line-too-long",
-                 417: "expectation-failed", 431: "headers-too-large", 501: "unsupported-transfer-coding"}
+_SERVER_SLUGS = {
+    400: "bad-request",
+    403: "forbidden",
+    414: "request-line-too-long",
+    417: "expectation-failed",
+    431: "headers-too-large",
+    501: "unsupported-transfer-coding",
+}
 
 
 def server_problem(status: int, reason: str, message: str) -> bytes:
@@ -83,13 +90,20 @@ def server_problem(status: int, reason: str, message: str) -> bytes:
     else:
         slug, detail = _SERVER_SLUGS.get(status, "http-error"), message or reason
     text = json.dumps(problem_body(status, slug, reason, detail)).encode()
-    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
-            f"Content-Length: {len(text)}\r\n\r\n")
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+        f"Content-Length: {len(text)}\r\n\r\n"
+    )
     return head.encode("latin-1") + text
 
 
-_SLUGS = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "body-too-large",
-          415: "unsupported-media-type"}
+_SLUGS = {
+    400: "bad-request",
+    404: "not-found",
+    405: "method-not-allowed",
+    413: "body-too-large",
+    415: "unsupported-media-type",
+}
 
 
 def register(app: Flask) -> None:
@@ -114,5 +128,6 @@ def register(app: Flask) -> None:
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):  # pragma: no cover - a bug; logged, never shown
         log.exception("unexpected error")
-        return problem(500, "internal-error", "Internal Server Error",
-                       "The checker met an unexpected error; it has been logged.")
+        return problem(
+            500, "internal-error", "Internal Server Error", "The checker met an unexpected error; it has been logged."
+        )

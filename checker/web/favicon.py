@@ -28,6 +28,7 @@ SVG_PATH = "/favicon.svg"
 PNG_SIZE = 32
 MAX_AGE = 86_400
 
+
 def svg() -> bytes:
     return assets.read("favicon.svg")
 
@@ -45,13 +46,23 @@ def _cached(body: bytes, content_type: str) -> Response:
     return security.asset(resp.make_conditional(request))
 
 
-@bp.declare("GET", SVG_PATH, "The service's icon (SVG)", conditional=True,
-            answer=Content("image/svg+xml", {"type": "string"}, "The icon as SVG."))
+@bp.declare(
+    "GET",
+    SVG_PATH,
+    "The service's icon (SVG)",
+    conditional=True,
+    answer=Content("image/svg+xml", {"type": "string"}, "The icon as SVG."),
+)
 def favicon_svg():
     return _cached(svg(), "image/svg+xml")
 
 
-@bp.declare("GET", "/favicon.ico", "The service's icon (PNG, 32 px)", conditional=True,
-            answer=Content("image/png", {"type": "string", "format": "binary"}, "The icon as a 32-px PNG."))
+@bp.declare(
+    "GET",
+    "/favicon.ico",
+    "The service's icon (PNG, 32 px)",
+    conditional=True,
+    answer=Content("image/png", {"type": "string", "format": "binary"}, "The icon as a 32-px PNG."),
+)
 def favicon_ico():
     return _cached(png(), "image/png")

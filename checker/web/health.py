@@ -36,7 +36,6 @@ log = logging.getLogger(__name__)
 bp = Blueprint("health", __name__)
 
 
-
 _PROBE = (Position.start(), parse_htn("c3 +d4"))
 
 
@@ -48,29 +47,44 @@ def _answers_checks() -> bool:
         return False
 
 
-@bp.declare("GET", "/healthz", "Health",
-            "Liveness: the service answers HTTP; with the rules and application versions.",
-            answer=Content(JSON, HealthSchema, "The service is up."))
+@bp.declare(
+    "GET",
+    "/healthz",
+    "Health",
+    "Liveness: the service answers HTTP; with the rules and application versions.",
+    answer=Content(JSON, HealthSchema, "The service is up."),
+)
 def healthz():
     return reply({"status": "ok", "rules_version": RULES_VERSION, "version": PACKAGE_VERSION})
 
 
-@bp.declare("GET", "/readyz", "Readiness",
-            "Readiness: this worker can answer checks (it checks a known turn); a 503 problem when it cannot.",
-            answer=Content(JSON, ReadySchema, "This worker answers checks."),
-            problems={"503": "This worker cannot answer checks (the probe check failed)."})
+@bp.declare(
+    "GET",
+    "/readyz",
+    "Readiness",
+    "Readiness: this worker can answer checks (it checks a known turn); a 503 problem when it cannot.",
+    answer=Content(JSON, ReadySchema, "This worker answers checks."),
+    problems={"503": "This worker cannot answer checks (the probe check failed)."},
+)
 def readyz():
     if not _answers_checks():
         raise RequestError(503, "not-ready", "Not ready", "This worker cannot answer checks: the probe check failed.")
     return reply({"status": "ready", "rules_version": RULES_VERSION, "version": PACKAGE_VERSION})
 
 
-@bp.declare("GET", "/metrics", "Metrics", answer=Content(
-    "text/plain", {"type": "string"},
-    "Prometheus metrics, summed over every worker: hexodic_http_requests_total{route, method, status}, "
-    "hexodic_http_request_duration_seconds{route} (a histogram), hexodic_verdicts_total{verdict}, "
-    "hexodic_failed_rules_total{rule} and hexodic_problems_total{type}. Prometheus text format, or "
-    "OpenMetrics when asked for by Accept."))
+@bp.declare(
+    "GET",
+    "/metrics",
+    "Metrics",
+    answer=Content(
+        "text/plain",
+        {"type": "string"},
+        "Prometheus metrics, summed over every worker: hexodic_http_requests_total{route, method, status}, "
+        "hexodic_http_request_duration_seconds{route} (a histogram), hexodic_verdicts_total{verdict}, "
+        "hexodic_failed_rules_total{rule} and hexodic_problems_total{type}. Prometheus text format, or "
+        "OpenMetrics when asked for by Accept.",
+    ),
+)
 def metrics():
     body, content_type = observe.exposition(request.headers.get("Accept"))
     return Response(body, content_type=content_type, headers={"Cache-Control": "no-store"})

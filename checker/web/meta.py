@@ -14,11 +14,18 @@ from checker.web.endpoints import JSON, Blueprint, Content, reply, revalidated
 bp = Blueprint("meta", __name__)
 
 
-@bp.declare("GET", "/v1/vectors", "Conformance vectors", answer=Content(
-    "application/x-ndjson", {"type": "string"},
-    "The conformance vectors as JSON Lines: a header line {format, version, rules_version, count}, then one "
-    "vector per line {id, description, position, history, turn, legal, violations, after, game}."),
-    conditional=True)
+@bp.declare(
+    "GET",
+    "/v1/vectors",
+    "Conformance vectors",
+    answer=Content(
+        "application/x-ndjson",
+        {"type": "string"},
+        "The conformance vectors as JSON Lines: a header line {format, version, rules_version, count}, then one "
+        "vector per line {id, description, position, history, turn, legal, violations, after, game}.",
+    ),
+    conditional=True,
+)
 def vectors():
     """The conformance vectors, as shipped (JSON Lines, header first)."""
     body, etag = _vectors()
@@ -41,19 +48,36 @@ def _document() -> tuple[bytes, str]:
     return _versioned(openapi.as_yaml().encode())
 
 
-@bp.declare("GET", "/v1/vectors/schema", "JSON Schemas of the vectors and answers files", answer=Content(
-    JSON, {"type": "object", "required": ["vectors", "answers"],
-           "properties": {"vectors": {"type": "object", "description": "A JSON Schema."},
-                          "answers": {"type": "object", "description": "A JSON Schema."}}},
-    "`{vectors, answers}`: the JSON Schema (draft 2020-12) of a line of the vectors file and of a line of an "
-    "answers file (hexodic-check vectors --answers)."))
+@bp.declare(
+    "GET",
+    "/v1/vectors/schema",
+    "JSON Schemas of the vectors and answers files",
+    answer=Content(
+        JSON,
+        {
+            "type": "object",
+            "required": ["vectors", "answers"],
+            "properties": {
+                "vectors": {"type": "object", "description": "A JSON Schema."},
+                "answers": {"type": "object", "description": "A JSON Schema."},
+            },
+        },
+        "`{vectors, answers}`: the JSON Schema (draft 2020-12) of a line of the vectors file and of a line of an "
+        "answers file (hexodic-check vectors --answers).",
+    ),
+)
 def vectors_schema():
     """The JSON Schemas of a line of the vectors file and of an answers file."""
     return reply({"vectors": schema("vectors"), "answers": schema("answers")})
 
 
-@bp.declare("GET", "/openapi.yaml", "This document",
-            answer=Content("application/yaml", {"type": "object"}, "The OpenAPI 3 document."), conditional=True)
+@bp.declare(
+    "GET",
+    "/openapi.yaml",
+    "This document",
+    answer=Content("application/yaml", {"type": "object"}, "The OpenAPI 3 document."),
+    conditional=True,
+)
 def openapi_yaml():
     body, etag = _document()
     return revalidated(body, "application/yaml", etag)

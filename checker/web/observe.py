@@ -60,18 +60,29 @@ multiprocess mode (decided when it is imported, as here)."""
 REGISTRY = CollectorRegistry()
 """This process's metrics (what ``/metrics`` shows without multiprocess mode)."""
 
-REQUESTS = Counter("hexodic_http_requests", "HTTP requests answered, by route, method and status.",
-                   ["route", "method", "status"], registry=REGISTRY)
-LATENCY = Histogram("hexodic_http_request_duration_seconds",
-                    "Time from the request's arrival in the app to its answer, by route.", ["route"],
-                    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
-                    registry=REGISTRY)
-VERDICTS = Counter("hexodic_verdicts", "Verdicts given (POST /v1/check and each batch item), legal or illegal.",
-                   ["verdict"], registry=REGISTRY)
-FAILED_RULES = Counter("hexodic_failed_rules", "Failed rule ids in the verdicts given.", ["rule"],
-                       registry=REGISTRY)
-PROBLEMS = Counter("hexodic_problems", "Problems answered (a whole answer or a batch item), by type.", ["type"],
-                   registry=REGISTRY)
+REQUESTS = Counter(
+    "hexodic_http_requests",
+    "HTTP requests answered, by route, method and status.",
+    ["route", "method", "status"],
+    registry=REGISTRY,
+)
+LATENCY = Histogram(
+    "hexodic_http_request_duration_seconds",
+    "Time from the request's arrival in the app to its answer, by route.",
+    ["route"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+    registry=REGISTRY,
+)
+VERDICTS = Counter(
+    "hexodic_verdicts",
+    "Verdicts given (POST /v1/check and each batch item), legal or illegal.",
+    ["verdict"],
+    registry=REGISTRY,
+)
+FAILED_RULES = Counter("hexodic_failed_rules", "Failed rule ids in the verdicts given.", ["rule"], registry=REGISTRY)
+PROBLEMS = Counter(
+    "hexodic_problems", "Problems answered (a whole answer or a batch item), by type.", ["type"], registry=REGISTRY
+)
 
 
 def request_id(sent: str | None) -> str:
@@ -149,7 +160,7 @@ def _start() -> None:
 
 def _finish(resp: Response) -> Response:
     seen = g.get("seen")
-    if seen is None:   # another before_request hook failed before ours ran
+    if seen is None:  # another before_request hook failed before ours ran
         seen = g.seen = _Seen(request.headers.get(REQUEST_ID))
     seconds = time.perf_counter() - seen.started
     req = request._get_current_object()
@@ -169,12 +180,20 @@ def _finish(resp: Response) -> Response:
     for slug in seen.problems:
         _child(PROBLEMS, slug).inc()
     if log.isEnabledFor(logging.INFO):
-        log.info(orjson.dumps({
-            "time": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds"),
-            "request_id": seen.request_id, "method": method, "route": route, "status": status,
-            "duration_ms": round(seconds * 1000, 3), "failed_rules": failed,
-            "problems": sorted(set(seen.problems)),
-        }).decode())
+        log.info(
+            orjson.dumps(
+                {
+                    "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
+                    "request_id": seen.request_id,
+                    "method": method,
+                    "route": route,
+                    "status": status,
+                    "duration_ms": round(seconds * 1000, 3),
+                    "failed_rules": failed,
+                    "problems": sorted(set(seen.problems)),
+                }
+            ).decode()
+        )
     return resp
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import functools
 import sys
-from typing import Iterator
+from collections.abc import Iterator
 
 import yaml
 from apispec import APISpec
@@ -44,21 +44,41 @@ def _custom_fields(self, field, **kwargs) -> dict:
     if "type" in field.metadata and isinstance(field, (PositionField, TurnField)):
         return {}
     if isinstance(field, PositionField):
-        return {"oneOf": [{"type": "string", "description": "HPN (the rules reference, /rules#hpn)", "example": START_HPN,
-                           "maxLength": 400},
-                          {"$ref": _REF + "PositionObject"}]}
+        return {
+            "oneOf": [
+                {
+                    "type": "string",
+                    "description": "HPN (the rules reference, /rules#hpn)",
+                    "example": START_HPN,
+                    "maxLength": 400,
+                },
+                {"$ref": _REF + "PositionObject"},
+            ]
+        }
     if isinstance(field, TurnField):
-        return {"oneOf": [{"type": "string", "description": "HTN (the rules reference, /rules#htn)", "example": "c3 +d4",
-                           "maxLength": 64},
-                          {"$ref": _REF + "TurnObject"}]}
+        return {
+            "oneOf": [
+                {
+                    "type": "string",
+                    "description": "HTN (the rules reference, /rules#htn)",
+                    "example": "c3 +d4",
+                    "maxLength": 64,
+                },
+                {"$ref": _REF + "TurnObject"},
+            ]
+        }
     if isinstance(field, ProjectFilterField):
         return {"oneOf": [{"type": "string", "example": "c3"}, {"$ref": _REF + "Project"}]}
     if isinstance(field, ShapeFilterField):
         return {"oneOf": [{"type": "string", "example": "+d4"}, {"$ref": _REF + "Shape"}]}
     if isinstance(field, TurnListField):
         # anyOf: the empty list is both
-        return {"anyOf": [{"type": "array", "items": {"$ref": _REF + "TurnOut"}},
-                          {"type": "array", "items": {"type": "string", "example": "c3 +d4"}}]}
+        return {
+            "anyOf": [
+                {"type": "array", "items": {"$ref": _REF + "TurnOut"}},
+                {"type": "array", "items": {"type": "string", "example": "c3 +d4"}},
+            ]
+        }
     if isinstance(field, fields.Dict) and "additionalProperties" in field.metadata:
         return {"additionalProperties": field.metadata["additionalProperties"]}
     if isinstance(field, CellField):
@@ -69,8 +89,7 @@ def _custom_fields(self, field, **kwargs) -> dict:
 
 
 def _problem(description: str) -> dict:
-    return {"description": description,
-            "content": {"application/problem+json": {"schema": ProblemSchema}}}
+    return {"description": description, "content": {"application/problem+json": {"schema": ProblemSchema}}}
 
 
 # What checker.web.endpoints.body and the request pipeline answer for a JSON body they cannot use.
@@ -79,22 +98,34 @@ _ERRORS_BODY = {
     "408": _problem("The body did not arrive within the body timeout (default 5 s)."),
     "413": _problem("The body is larger than the limit (default 256 KiB), chunked or not."),
     "415": _problem("The content type is not JSON."),
-    "422": _problem("The body does not match the schema (errors with paths), an HPN or HTN string does not "
-                    "parse (the message says where), or the position is not consistent (errors with "
-                    "position.* rule ids)."),
+    "422": _problem(
+        "The body does not match the schema (errors with paths), an HPN or HTN string does not "
+        "parse (the message says where), or the position is not consistent (errors with "
+        "position.* rule ids)."
+    ),
 }
 
 # What an expensive endpoint (checker.service.budget) answers beyond its limit.
 _ERRORS_EXPENSIVE = {
-    "503": {**_problem("This worker is already answering its limit of batches and legal-turn lists at once "
-                       "(HEXODIC_EXPENSIVE_LIMIT, default 2); retry after Retry-After seconds."),
-            "headers": {"Retry-After": {"description": "Seconds to wait before retrying.",
-                                        "schema": {"type": "integer"}}}},
+    "503": {
+        **_problem(
+            "This worker is already answering its limit of batches and legal-turn lists at once "
+            "(HEXODIC_EXPENSIVE_LIMIT, default 2); retry after Retry-After seconds."
+        ),
+        "headers": {"Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}}},
+    },
 }
 
 # The components _custom_fields refers to by name.
-_FIELD_COMPONENTS = (ProjectSchema, ShapeSchema, EchoSchema, CellStateSchema, PositionObjectSchema,
-                     TurnObjectSchema, TurnOutSchema)
+_FIELD_COMPONENTS = (
+    ProjectSchema,
+    ShapeSchema,
+    EchoSchema,
+    CellStateSchema,
+    PositionObjectSchema,
+    TurnObjectSchema,
+    TurnOutSchema,
+)
 
 
 def _schema_classes(node) -> Iterator[type[Schema]]:
@@ -110,8 +141,10 @@ def _schema_classes(node) -> Iterator[type[Schema]]:
 
 
 # What checker.web.endpoints.load_query answers for a query it cannot use.
-_ERROR_QUERY = _problem("A query value does not translate (the errors name each parameter), or the position is not "
-                        "consistent. A client that prefers text/html (a browser) gets the same as an HTML page.")
+_ERROR_QUERY = _problem(
+    "A query value does not translate (the errors name each parameter), or the position is not "
+    "consistent. A client that prefers text/html (a browser) gets the same as an HTML page."
+)
 _NOT_MODIFIED = {"description": "Not modified: the ETag given in If-None-Match is the answer's."}
 
 
@@ -122,15 +155,21 @@ def _operation(ep: Endpoint) -> dict:
         op["parameters"] = [{"in": "query", "schema": ep.query}]
     if ep.request is not None:
         op["requestBody"] = {"required": True, "content": {"application/json": {"schema": ep.request}}}
-    answer = {"description": ep.answer.description,
-              "content": {ep.answer.media: {"schema": copy.deepcopy(ep.answer.schema)}}}
+    answer = {
+        "description": ep.answer.description,
+        "content": {ep.answer.media: {"schema": copy.deepcopy(ep.answer.schema)}},
+    }
     if ep.answer.headers:
-        answer["headers"] = {name: {"description": text, "schema": {"type": "string"}}
-                             for name, text in ep.answer.headers.items()}
-    op["responses"] = {"200": answer, **(copy.deepcopy(_ERRORS_BODY) if ep.request is not None else {}),
-                       **({"422": copy.deepcopy(_ERROR_QUERY)} if ep.query is not None else {}),
-                       **(copy.deepcopy(_ERRORS_EXPENSIVE) if ep.expensive else {}),
-                       **{status: _problem(description) for status, description in ep.problems}}
+        answer["headers"] = {
+            name: {"description": text, "schema": {"type": "string"}} for name, text in ep.answer.headers.items()
+        }
+    op["responses"] = {
+        "200": answer,
+        **(copy.deepcopy(_ERRORS_BODY) if ep.request is not None else {}),
+        **({"422": copy.deepcopy(_ERROR_QUERY)} if ep.query is not None else {}),
+        **(copy.deepcopy(_ERRORS_EXPENSIVE) if ep.expensive else {}),
+        **{status: _problem(description) for status, description in ep.problems},
+    }
     if ep.conditional:
         op["responses"]["304"] = dict(_NOT_MODIFIED)
     return {ep.method.lower(): op}
@@ -162,18 +201,24 @@ def build() -> dict:
         version=RULES_VERSION,
         openapi_version="3.0.3",
         plugins=[plugin],
-        info={"description": "Send a Hexodic position and a proposed turn; get back legal or illegal with a "
-                             "rule-by-rule explanation. Rules version " + RULES_VERSION + ". The rules the "
-                             "checker judges by, every rule id and decided reading with its full text: "
-                             "[the rules reference](/rules) (also as JSON: GET /v1/rules). Every response "
-                             "carries X-Request-ID: the client's when it sent one (1 to 128 characters from "
-                             "A-Z a-z 0-9 . _ : + / = @ -), else a new one."},
+        info={
+            "description": "Send a Hexodic position and a proposed turn; get back legal or illegal with a "
+            "rule-by-rule explanation. Rules version " + RULES_VERSION + ". The rules the "
+            "checker judges by, every rule id and decided reading with its full text: "
+            "[the rules reference](/rules) (also as JSON: GET /v1/rules). Every response "
+            "carries X-Request-ID: the client's when it sent one (1 to 128 characters from "
+            "A-Z a-z 0-9 . _ : + / = @ -), else a new one."
+        },
     )
     plugin.converter.add_attribute_function(_custom_fields)
     endpoints = [ep for bp in blueprints() for ep in bp.endpoints]
     # components: the fields' building blocks, then every request, then every answer, then the problem
-    components = [*_FIELD_COMPONENTS, *(ep.request for ep in endpoints if ep.request is not None),
-                  *(cls for ep in endpoints for cls in _schema_classes(ep.answer.schema)), ProblemSchema]
+    components = [
+        *_FIELD_COMPONENTS,
+        *(ep.request for ep in endpoints if ep.request is not None),
+        *(cls for ep in endpoints for cls in _schema_classes(ep.answer.schema)),
+        ProblemSchema,
+    ]
     for schema in dict.fromkeys(components):
         spec.components.schema(resolver(schema), schema=schema)
     for ep in endpoints:

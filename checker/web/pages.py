@@ -43,8 +43,11 @@ bp = Blueprint("pages", __name__)
 _verdict = dumper(VerdictSchema)
 _replay = dumper(ReplaySchema)
 
-STATUS = {"passed": ("\u2713", "passed"), "failed": ("\u2717", "failed"),
-          "not_applicable": ("\u2013", "not applicable")}
+STATUS = {
+    "passed": ("\u2713", "passed"),
+    "failed": ("\u2717", "failed"),
+    "not_applicable": ("\u2013", "not applicable"),
+}
 """How a check's status is shown: a symbol and a word (never colour alone)."""
 
 PAGE_CACHE_CONTROL = "public, max-age=3600"
@@ -57,8 +60,13 @@ def rules_link(rule_id: str) -> str:
 
 @bp.app_context_processor
 def _helpers() -> dict:
-    return {"STATUS": STATUS, "RULES": RULES, "rules_link": rules_link, "RULES_VERSION": RULES_VERSION,
-            "PACKAGE_VERSION": PACKAGE_VERSION}
+    return {
+        "STATUS": STATUS,
+        "RULES": RULES,
+        "rules_link": rules_link,
+        "RULES_VERSION": RULES_VERSION,
+        "PACKAGE_VERSION": PACKAGE_VERSION,
+    }
 
 
 def _picture(position: Position, turn, **extra) -> dict:
@@ -67,9 +75,11 @@ def _picture(position: Position, turn, **extra) -> dict:
     query = {"position": position_to_hpn(position)}
     if turn is not None:
         query["turn"] = turn_to_htn(turn)
-    return {"png": url_for("pictures.render_png_url", **query, _external=True),
-            "svg": url_for("pictures.render_svg_url", **query, _external=True),
-            "width": DEFAULT_WIDTH}
+    return {
+        "png": url_for("pictures.render_png_url", **query, _external=True),
+        "svg": url_for("pictures.render_svg_url", **query, _external=True),
+        "width": DEFAULT_WIDTH,
+    }
 
 
 def _page(template: str, **context) -> Response:
@@ -86,41 +96,58 @@ def _embed_args(embed: bool) -> dict:
 _HTML = "text/html"
 
 
-@bp.declare("GET", "/check", "A verdict permalink",
-            "An HTML page that works without scripts: the board with the verdict drawn, the summary, the checklist, "
-            "the text of every failed rule with a link to /rules, and Open Graph and Twitter-card tags whose image "
-            "is the matching absolute render.png URL.",
-            query=CheckPageQuerySchema, answer=Content(_HTML, {"type": "string"}, "An HTML page."))
+@bp.declare(
+    "GET",
+    "/check",
+    "A verdict permalink",
+    "An HTML page that works without scripts: the board with the verdict drawn, the summary, the checklist, "
+    "the text of every failed rule with a link to /rules, and Open Graph and Twitter-card tags whose image "
+    "is the matching absolute render.png URL.",
+    query=CheckPageQuerySchema,
+    answer=Content(_HTML, {"type": "string"}, "An HTML page."),
+)
 def check_page(data: dict):
     position = consistent(data["position"], "position")
     turn, embed = data["turn"], data["embed"]
-    judged = check(position, turn)                    # from a bare position the history is not known
+    judged = check(position, turn)  # from a bare position the history is not known
     verdict = _verdict(judged)
     hpn, htn = position_to_hpn(position), verdict["turn"]
     return _page(
-        "check.html", embed=embed, verdict=verdict, hpn=hpn,
+        "check.html",
+        embed=embed,
+        verdict=verdict,
+        hpn=hpn,
         board=draw(position, judged),
         picture=_picture(position, turn),
         url=url_for("pages.check_page", position=hpn, turn=htn, _external=True),
         playground=url_for("playground.index", position=hpn, turn=htn),
-        title=f"{'Legal' if verdict['legal'] else 'Illegal'}: {htn} by {verdict['mover']}")
+        title=f"{'Legal' if verdict['legal'] else 'Illegal'}: {htn} by {verdict['mover']}",
+    )
 
 
-@bp.declare("GET", "/game", "A game permalink",
-            "An HTML page replaying the game from the start position, the history kept (so repetition and "
-            "threefold are judged): each turn legal or illegal with a link, the board at the chosen turn, the "
-            "first illegal turn's full verdict and the game's end. Same Open Graph tags as /check.",
-            query=GamePageQuerySchema, answer=Content(_HTML, {"type": "string"}, "An HTML page."))
+@bp.declare(
+    "GET",
+    "/game",
+    "A game permalink",
+    "An HTML page replaying the game from the start position, the history kept (so repetition and "
+    "threefold are judged): each turn legal or illegal with a link, the board at the chosen turn, the "
+    "first illegal turn's full verdict and the game's end. Same Open Graph tags as /check.",
+    query=GamePageQuerySchema,
+    answer=Content(_HTML, {"type": "string"}, "An HTML page."),
+)
 def game_page(data: dict):
     turns, embed = data["turns"], data["embed"]
-    game = replay(turns)                              # from the start: the history is known
+    game = replay(turns)  # from the start: the history is known
     before = [Position.start()] + [v.outcome.position for v in game.verdicts if v.legal]
-    end = len(turns) + 1 if game.legal else None      # "at" of the final position
+    end = len(turns) + 1 if game.legal else None  # "at" of the final position
     last = end or game.checked
     at = data["at"] or (game.first_illegal.index + 1 if game.first_illegal else end)
     if at > last:
-        where = (f"the game has {len(turns)} turns: at is 1 … {end} ({end}: the final position)" if game.legal
-                 else f"turn {at} was not checked: the replay stops at the first illegal turn, turn {last}")
+        where = (
+            f"the game has {len(turns)} turns: at is 1 … {end} ({end}: the final position)"
+            if game.legal
+            else f"turn {at} was not checked: the replay stops at the first illegal turn, turn {last}"
+        )
         raise QueryError({"at": [where[0].upper() + where[1:] + "."]})
     htns = [turn_to_htn(t) for t in turns]
     sheet = ";".join(htns)
@@ -139,18 +166,34 @@ def game_page(data: dict):
     else:
         position, turn = before[at - 1], turns[at - 1]
         chosen = _verdict(game.verdicts[at - 1])
-        board = draw(position, game.verdicts[at - 1])     # judged with the game's history
+        board = draw(position, game.verdicts[at - 1])  # judged with the game's history
     summary = _replay(game)
     first = summary["first_illegal"]
     return _page(
-        "game.html", embed=embed, rows=rows, at=at, end=end, last=last, chosen=chosen,
-        first=first, result=summary, board=board, hpn=position_to_hpn(position),
-        final=position_to_hpn(game.final), picture=_picture(position, turn),
-        nav={"first": link(1), "prev": link(at - 1) if at > 1 else None,
-             "next": link(at + 1) if at < last else None, "last": link(last), "end": link(end) if end else None},
+        "game.html",
+        embed=embed,
+        rows=rows,
+        at=at,
+        end=end,
+        last=last,
+        chosen=chosen,
+        first=first,
+        result=summary,
+        board=board,
+        hpn=position_to_hpn(position),
+        final=position_to_hpn(game.final),
+        picture=_picture(position, turn),
+        nav={
+            "first": link(1),
+            "prev": link(at - 1) if at > 1 else None,
+            "next": link(at + 1) if at < last else None,
+            "last": link(last),
+            "end": link(end) if end else None,
+        },
         url=url_for("pages.game_page", turns=sheet, at=at, _external=True),
         playground=url_for("playground.index", turns=sheet, at=at),
-        title=_game_title(len(turns), game, at, end))
+        title=_game_title(len(turns), game, at, end),
+    )
 
 
 def _game_title(count: int, game, at: int, end: int | None) -> str:

@@ -37,13 +37,19 @@ bp = Blueprint("pictures", __name__, url_prefix="/v1")
 CACHE_CONTROL = "public, max-age=86400, immutable"
 """Pictures never change for a URL while the versions stay: a CDN may keep them a day."""
 
+
 def picture_etag(data: dict, kind: str) -> str:
     """The picture's identity: a hash of the canonical query (the position in
     canonical HPN, the turn in canonical HTN, the highlighted cells in board
     order, and the PNG's width) and the versions that draw it."""
-    parts = [kind, position_to_hpn(data["position"]),
-             "" if data["turn"] is None else turn_to_htn(data["turn"]),
-             ",".join(board.names(data["highlight"])), RULES_VERSION, PACKAGE_VERSION]
+    parts = [
+        kind,
+        position_to_hpn(data["position"]),
+        "" if data["turn"] is None else turn_to_htn(data["turn"]),
+        ",".join(board.names(data["highlight"])),
+        RULES_VERSION,
+        PACKAGE_VERSION,
+    ]
     if kind == "png":
         parts += [str(data["size"]), RASTERISER]
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:32]
@@ -70,21 +76,34 @@ def _picture(data: dict, kind: str, mimetype: str) -> Response:
     return resp
 
 
-_HEADERS = {"ETag": "A strong ETag: the hash of the canonical query and the versions.",
-            "Cache-Control": CACHE_CONTROL}
-_ABOUT = ("The picture of POST /v1/render as a link a forum or a chat can embed. A pure function of the query "
-          "and the versions: a strong ETag, a conditional GET answers 304, and a CDN may keep it a day.")
+_HEADERS = {"ETag": "A strong ETag: the hash of the canonical query and the versions.", "Cache-Control": CACHE_CONTROL}
+_ABOUT = (
+    "The picture of POST /v1/render as a link a forum or a chat can embed. A pure function of the query "
+    "and the versions: a strong ETag, a conditional GET answers 304, and a CDN may keep it a day."
+)
 
 
-@bp.declare("GET", "/render.svg", "The board as SVG by URL", _ABOUT + " `size` is for the PNG; the SVG scales.",
-            query=RenderQuerySchema, conditional=True,
-            answer=Content("image/svg+xml", {"type": "string"}, "The board as SVG, 400 px wide.", _HEADERS))
+@bp.declare(
+    "GET",
+    "/render.svg",
+    "The board as SVG by URL",
+    _ABOUT + " `size` is for the PNG; the SVG scales.",
+    query=RenderQuerySchema,
+    conditional=True,
+    answer=Content("image/svg+xml", {"type": "string"}, "The board as SVG, 400 px wide.", _HEADERS),
+)
 def render_svg_url(data: dict):
     return _picture(data, "svg", "image/svg+xml")
 
 
-@bp.declare("GET", "/render.png", "The board as PNG by URL", _ABOUT, query=RenderQuerySchema, conditional=True,
-            answer=Content("image/png", {"type": "string", "format": "binary"}, "The board as PNG, `size` px wide.",
-                           _HEADERS))
+@bp.declare(
+    "GET",
+    "/render.png",
+    "The board as PNG by URL",
+    _ABOUT,
+    query=RenderQuerySchema,
+    conditional=True,
+    answer=Content("image/png", {"type": "string", "format": "binary"}, "The board as PNG, `size` px wide.", _HEADERS),
+)
 def render_png_url(data: dict):
     return _picture(data, "png", "image/png")

@@ -38,9 +38,16 @@ dark; the playground; the permalink and error pages
 of :mod:`checker.web.pages`), each with its content type."""
 
 
-@bp.declare("GET", "/", "Playground", answer=Content(
-    "text/html", {"type": "string"},
-    "The playground: an HTML page that builds a turn on the board and checks it with this API."))
+@bp.declare(
+    "GET",
+    "/",
+    "Playground",
+    answer=Content(
+        "text/html",
+        {"type": "string"},
+        "The playground: an HTML page that builds a turn on the board and checks it with this API.",
+    ),
+)
 def index():
     # the page loads nothing from elsewhere and runs only its own script file
     return security.page(assets.send("index.html", "text/html; charset=utf-8"), embeddable=True)

@@ -33,10 +33,17 @@ def _page() -> bytes:
     return html_page((THEME, STYLESHEET)).encode("utf-8")
 
 
-@bp.declare("GET", REFERENCE_PATH, "The rules reference", answer=Content(
-    "text/html", {"type": "string"},
-    "The rules reference as one HTML page, with an anchor for every rule id, capture kind, end-of-game "
-    "reason and decided reading (/rules#place.cooldown, /rules#D-10); the same texts as GET /v1/rules."))
+@bp.declare(
+    "GET",
+    REFERENCE_PATH,
+    "The rules reference",
+    answer=Content(
+        "text/html",
+        {"type": "string"},
+        "The rules reference as one HTML page, with an anchor for every rule id, capture kind, end-of-game "
+        "reason and decided reading (/rules#place.cooldown, /rules#D-10); the same texts as GET /v1/rules.",
+    ),
+)
 def rules():
     return security.page(revalidated(_page(), "text/html; charset=utf-8"))
 

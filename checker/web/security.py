@@ -31,9 +31,11 @@ from flask import Response, current_app
 def _csp(scripts: bool, forms: bool, ancestors: str) -> str:
     own = "'self'" if scripts else "'none'"
     form = "'self'" if forms else "'none'"
-    return (f"default-src 'self'; script-src {own}; style-src 'self'; img-src 'self' data:; "
-            f"connect-src {own}; object-src 'none'; base-uri 'none'; form-action {form}; "
-            f"frame-ancestors {ancestors}")
+    return (
+        f"default-src 'self'; script-src {own}; style-src 'self'; img-src 'self' data:; "
+        f"connect-src {own}; object-src 'none'; base-uri 'none'; form-action {form}; "
+        f"frame-ancestors {ancestors}"
+    )
 
 
 def page(resp: Response, *, scripts: bool = True, forms: bool = False, embeddable: bool = False) -> Response:

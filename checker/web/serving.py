@@ -30,7 +30,7 @@ CGROUP_ROOT = Path("/sys/fs/cgroup")
 REQUEST_LOG = "checker.web.requests"
 """The logger of the one JSON line per request (written by checker.web.observe)."""
 
-_PREPARED_ENV = "HEXODIC_METRICS_DIR_PREPARED"   # "<pid of the master>:owned" or ":given"
+_PREPARED_ENV = "HEXODIC_METRICS_DIR_PREPARED"  # "<pid of the master>:owned" or ":given"
 
 
 # --------------------------------------------------------------------------- CPUs

@@ -15,8 +15,8 @@ import re
 from collections.abc import Mapping, MutableMapping
 
 DEFAULT_MAX_BODY = 256 * 1024
-DEFAULT_BODY_TIMEOUT = 5        # seconds for a whole request body to arrive
-DEFAULT_EXPENSIVE_LIMIT = 2     # expensive requests at once in one worker
+DEFAULT_BODY_TIMEOUT = 5  # seconds for a whole request body to arrive
+DEFAULT_EXPENSIVE_LIMIT = 2  # expensive requests at once in one worker
 
 # A frame-ancestors source (CSP): 'self', or an origin such as https://hexodic.com,
 # https://*.hexodic.com or http://localhost:8080 (no path, no quote, no separator).

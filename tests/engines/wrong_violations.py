@@ -7,8 +7,9 @@ from _wrap import run
 
 def distort(request, answer):
     if request.get("op") == "check":
-        answer["violations"] = ["place.empty" if v == "place.opening-restriction" else v
-                                for v in reversed(answer["violations"])]
+        answer["violations"] = [
+            "place.empty" if v == "place.opening-restriction" else v for v in reversed(answer["violations"])
+        ]
     return answer
 
 

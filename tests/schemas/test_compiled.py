@@ -7,14 +7,13 @@ import pytest
 from checker.catalogue import ENTRIES
 from checker.generate import legal_turns
 from checker.legality import check, validate
+from checker.notation import parse_hpn, parse_htn
 from checker.position import Position
 from checker.replay import replay
 from checker.tools.vectors import read_vectors
-from checker.notation import parse_hpn, parse_htn
 from schemas.compiled import dumper
+from schemas.responses import LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidationSchema, VerdictSchema
 from schemas.turn import TurnForm
-from schemas.responses import (LegalTurnsSchema, ReplaySchema, RuleSchema, StartSchema, ValidationSchema,
-                               VerdictSchema)
 
 
 def _verdicts():

@@ -3,15 +3,17 @@ accepts, with the same result; anything unusual goes to the schema."""
 
 import copy
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from marshmallow import ValidationError
 
 from schemas.position import PositionObjectSchema, fast_position
 from schemas.responses import PositionOutSchema
 from tests.helpers import build
 
-BASE = PositionOutSchema().dump(build({"c3": "1A", "d4": "2B*", "e5": "2"}, to_move="A",
-                                      A={"cooldown": ["a1"], "reserve": 6}, check=False))
+BASE = PositionOutSchema().dump(
+    build({"c3": "1A", "d4": "2B*", "e5": "2"}, to_move="A", A={"cooldown": ["a1"], "reserve": 6}, check=False)
+)
 
 
 def _schema(value):
@@ -28,10 +30,10 @@ def test_a_well_formed_position_takes_the_fast_path_with_the_schemas_result():
 
 def test_unusual_input_is_left_to_the_schema():
     for change in (
-        lambda d: d.update(extra=1),                             # unknown key: the schema refuses it
-        lambda d: d["cells"].update(C3={"tier": 1}),             # c3 named twice (c3, C3): the schema words it
-        lambda d: d["cells"]["c3"].update(tier=True),            # a bool for an int
-        lambda d: d["players"]["A"].update(placed=1),            # an int for a bool
+        lambda d: d.update(extra=1),  # unknown key: the schema refuses it
+        lambda d: d["cells"].update(C3={"tier": 1}),  # c3 named twice (c3, C3): the schema words it
+        lambda d: d["cells"]["c3"].update(tier=True),  # a bool for an int
+        lambda d: d["players"]["A"].update(placed=1),  # an int for a bool
         lambda d: d["players"]["A"].update(cooldown=["a1", "a1"]),
         lambda d: d["players"]["A"].pop("reserve"),
         lambda d: d.update(to_move="C"),
@@ -53,16 +55,30 @@ def test_upper_case_cell_names_take_the_fast_path_with_the_schemas_result(upper,
     assert quick is not None and quick == _schema(value) == fast_position(BASE)
 
 
-_json = st.recursive(st.none() | st.booleans() | st.integers(-3, 10) | st.sampled_from(["A", "B", "c3", "C3", "zz"]),
-                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
-                     max_leaves=6)
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 10) | st.sampled_from(["A", "B", "c3", "C3", "zz"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=6,
+)
 
 
 def _mutations():
-    paths = [("to_move",), ("half_moves",), ("cells",), ("cells", "c3"), ("cells", "C3"), ("cells", "E5"),
-             ("cells", "c3", "tier"),
-             ("cells", "d4", "stone"), ("cells", "d4", "locked"), ("players",), ("players", "A"),
-             ("players", "A", "reserve"), ("players", "B", "placed"), ("players", "A", "cooldown")]
+    paths = [
+        ("to_move",),
+        ("half_moves",),
+        ("cells",),
+        ("cells", "c3"),
+        ("cells", "C3"),
+        ("cells", "E5"),
+        ("cells", "c3", "tier"),
+        ("cells", "d4", "stone"),
+        ("cells", "d4", "locked"),
+        ("players",),
+        ("players", "A"),
+        ("players", "A", "reserve"),
+        ("players", "B", "placed"),
+        ("players", "A", "cooldown"),
+    ]
     return st.tuples(st.sampled_from(paths), _json)
 
 
@@ -102,24 +118,36 @@ def _loaded_request(value):
 
 
 def test_a_plain_check_request_takes_the_quick_path_with_the_schemas_result():
-    for body in ({"position": START_HPN, "turn": "c3 +d4"},
-                 {"position": BASE, "turn": "C3  +D4", "history": [START_HPN, BASE]},
-                 {"position": START_HPN, "turn": "c3", "history": None}):
+    for body in (
+        {"position": START_HPN, "turn": "c3 +d4"},
+        {"position": BASE, "turn": "C3  +D4", "history": [START_HPN, BASE]},
+        {"position": START_HPN, "turn": "c3", "history": None},
+    ):
         quick = quick_check_request(body)
         assert quick is not None and quick == _schema_request(body)
 
 
 def test_an_unusual_check_request_is_left_to_the_schema():
-    for body in ({"position": START_HPN, "turn": "c3 +d4", "extra": 1},   # an unknown key
-                 {"position": START_HPN, "turn": "h9"},                   # HTN that does not parse
-                 {"position": START_HPN},                                 # no turn
-                 {"position": 3, "turn": "c3"}):
+    for body in (
+        {"position": START_HPN, "turn": "c3 +d4", "extra": 1},  # an unknown key
+        {"position": START_HPN, "turn": "h9"},  # HTN that does not parse
+        {"position": START_HPN},  # no turn
+        {"position": 3, "turn": "c3"},
+    ):
         assert quick_check_request(body) is None
         assert _loaded_request(body) == _schema_request(body)
 
 
-_request_values = st.one_of(st.just(START_HPN), st.just(BASE), st.text(max_size=8), st.just("c3 +d4"),
-                            st.integers(), st.none(), st.lists(st.just(START_HPN), max_size=3), _json)
+_request_values = st.one_of(
+    st.just(START_HPN),
+    st.just(BASE),
+    st.text(max_size=8),
+    st.just("c3 +d4"),
+    st.integers(),
+    st.none(),
+    st.lists(st.just(START_HPN), max_size=3),
+    _json,
+)
 
 
 @settings(max_examples=400, deadline=None, derandomize=True)
@@ -161,18 +189,37 @@ def test_plain_turn_objects_take_the_fast_path_with_the_schemas_result():
         assert quick_check_request(body) == _schema_request(body)
 
 
-_turn_json = st.recursive(st.none() | st.booleans() | st.integers(-1, 3)
-                          | st.sampled_from(["place", "move", "skip", "raise", "lower", "capture", "lock", "Place",
-                                             "c3", "C3", "d4", "h9", "c33", ""]),
-                          lambda inner: st.lists(inner, max_size=2)
-                          | st.dictionaries(st.sampled_from(["kind", "cell", "from", "to", "x"]), inner, max_size=3),
-                          max_leaves=5)
+_turn_json = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-1, 3)
+    | st.sampled_from(
+        ["place", "move", "skip", "raise", "lower", "capture", "lock", "Place", "c3", "C3", "d4", "h9", "c33", ""]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=2)
+        | st.dictionaries(st.sampled_from(["kind", "cell", "from", "to", "x"]), inner, max_size=3)
+    ),
+    max_leaves=5,
+)
 
 
 def _turn_mutations():
-    paths = [("project",), ("project", "kind"), ("project", "cell"), ("project", "from"), ("project", "to"),
-             ("shape",), ("shape", "kind"), ("shape", "cell"), ("echo",), ("echo", "kind"), ("echo", "cell"),
-             ("extra",), ("project", "extra")]
+    paths = [
+        ("project",),
+        ("project", "kind"),
+        ("project", "cell"),
+        ("project", "from"),
+        ("project", "to"),
+        ("shape",),
+        ("shape", "kind"),
+        ("shape", "cell"),
+        ("echo",),
+        ("echo", "kind"),
+        ("echo", "cell"),
+        ("extra",),
+        ("project", "extra"),
+    ]
     return st.tuples(st.sampled_from(range(len(TURNS))), st.sampled_from(paths), _turn_json)
 
 
@@ -208,10 +255,10 @@ def test_the_hpn_cache_shares_one_immutable_position_and_forgets_bad_text():
     text = "0000/00000/000000/0000A000/000000/00000/0000 B 6:3:6:0:0:P:- 7:3:6:0:0:-:- 1"
     first, again = cached_hpn(text), cached_hpn(text)
     assert first is again and first == parse_hpn(text)
-    assert first.stones[board.parse_cell("d4")] == "A" and first.to_move == "B"   # the centre holds A's stone
+    assert first.stones[board.parse_cell("d4")] == "A" and first.to_move == "B"  # the centre holds A's stone
     before = cached_hpn.cache_info().currsize
     for _ in range(2):
         with pytest.raises(NotationError):
             cached_hpn("0000/00000 A")
-    assert cached_hpn.cache_info().currsize == before            # a refused text is not remembered
+    assert cached_hpn.cache_info().currsize == before  # a refused text is not remembered
     assert cached_hpn.cache_info().maxsize == HPN_CACHE_SIZE

@@ -55,7 +55,7 @@ def test_the_sample_has_every_kind_of_turn():
             if t.echo is not None:
                 kinds.add(str(t.echo.kind))
     assert {"Place", "Move", "Skip", "move capture", "capture", "lock"} <= kinds
-    assert any(not legal_turns(p) for p in POSITIONS)   # games end: the empty list
+    assert any(not legal_turns(p) for p in POSITIONS)  # games end: the empty list
 
 
 @pytest.mark.parametrize("form", list(TurnForm))
@@ -96,4 +96,5 @@ def test_the_forms_by_hand():
     assert body["turns"] == [
         {"htn": "skip", "turn": {"project": skip, "shape": None, "echo": None}},
         {"htn": "skip *g7", "turn": {"project": skip, "shape": None, "echo": {"kind": "capture", "cell": "g7"}}},
-        {"htn": "skip #d4", "turn": {"project": skip, "shape": None, "echo": {"kind": "lock", "cell": "d4"}}}]
+        {"htn": "skip #d4", "turn": {"project": skip, "shape": None, "echo": {"kind": "lock", "cell": "d4"}}},
+    ]

@@ -16,10 +16,10 @@ FAILING_IMPACTS = frozenset({"serious", "critical"})
 
 @dataclass(frozen=True)
 class Violation:
-    rule: str            # axe's rule id, e.g. "color-contrast"
+    rule: str  # axe's rule id, e.g. "color-contrast"
     impact: str
     help: str
-    targets: tuple[str, ...]   # CSS selectors of the offending nodes
+    targets: tuple[str, ...]  # CSS selectors of the offending nodes
 
     def __str__(self) -> str:
         return f"{self.rule} ({self.impact}): {self.help} at {', '.join(self.targets)}"

@@ -14,8 +14,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -69,7 +69,7 @@ def running_gunicorn(gunicorn: Path | None = None, cwd: Path = ROOT, **env_overr
     ``gunicorn`` defaults to the one beside the tests' Python, ``cwd`` (where
     gunicorn.conf.py is read) to the repository."""
     if gunicorn is None:
-        gunicorn = Path(sys.executable).parent / "gunicorn"   # the venv running the tests: normally .venv
+        gunicorn = Path(sys.executable).parent / "gunicorn"  # the venv running the tests: normally .venv
     if not gunicorn.exists():
         pytest.fail(f"gunicorn is not installed beside {sys.executable}")
     port = free_port()
@@ -77,8 +77,14 @@ def running_gunicorn(gunicorn: Path | None = None, cwd: Path = ROOT, **env_overr
     env.update(HOST=HOST, PORT=str(port), WEB_CONCURRENCY="2", PYTHONUNBUFFERED="1")
     env.update(env_overrides)
     log = tempfile.TemporaryFile()
-    proc = subprocess.Popen([str(gunicorn), "--config", "gunicorn.conf.py"], cwd=cwd, env=env,
-                            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [str(gunicorn), "--config", "gunicorn.conf.py"],
+        cwd=cwd,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
     srv = Server(proc, port, log)
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT

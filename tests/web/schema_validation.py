@@ -81,7 +81,7 @@ def _components() -> dict:
     return {"schemas": {name: to_json_schema(s) for name, s in document()["components"]["schemas"].items()}}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _validator(schema_json: str):
     schema = json.loads(schema_json)
     return jsonschema_rs.Draft202012Validator({**schema, "components": _components()})
@@ -99,8 +99,7 @@ def component(name: str):
 
 
 def errors_of(validator, instance) -> list[str]:
-    return [f"{'/'.join(map(str, e.instance_path)) or '(root)'}: {e.message}"
-            for e in validator.iter_errors(instance)]
+    return [f"{'/'.join(map(str, e.instance_path)) or '(root)'}: {e.message}" for e in validator.iter_errors(instance)]
 
 
 def assert_valid(validator, instance, what: str = "body") -> None:
@@ -121,15 +120,18 @@ def documented_schema(method: str, path: str, status: int, mimetype: str) -> dic
     if answer is None:
         return None
     content = answer.get("content", {})
-    assert mimetype in content, (f"{method} {path} {status}: content type {mimetype!r} is not among the "
-                                 f"documented {sorted(content)}")
+    assert mimetype in content, (
+        f"{method} {path} {status}: content type {mimetype!r} is not among the documented {sorted(content)}"
+    )
     return content[mimetype]["schema"]
 
 
 def assert_documented(resp, method: str, path: str):
     """``resp`` is an answer ``openapi.yaml`` declares for ``method path``;
     returns the parsed JSON body."""
-    assert resp.status_code < 500, f"{method} {path}: server error {resp.status_code}: {resp.get_data(as_text=True)[:500]}"
+    assert resp.status_code < 500, (
+        f"{method} {path}: server error {resp.status_code}: {resp.get_data(as_text=True)[:500]}"
+    )
     mimetype = resp.mimetype
     body = json.loads(resp.get_data(as_text=True))
     schema = documented_schema(method, path, resp.status_code, mimetype)
@@ -137,12 +139,13 @@ def assert_documented(resp, method: str, path: str):
         assert resp.status_code >= 400, f"{method} {path}: undocumented success status {resp.status_code}"
         assert mimetype == PROBLEM_JSON, f"{method} {path} {resp.status_code}: content type {mimetype}"
         schema = {"$ref": "#/components/schemas/Problem"}
-    assert_valid(_answer_validator(method, path, resp.status_code, mimetype), body,
-                 f"{method} {path} {resp.status_code} body")
+    assert_valid(
+        _answer_validator(method, path, resp.status_code, mimetype), body, f"{method} {path} {resp.status_code} body"
+    )
     return body
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _answer_validator(method: str, path: str, status: int, mimetype: str):
     schema = documented_schema(method, path, status, mimetype) or {"$ref": "#/components/schemas/Problem"}
     return validator_for(schema)

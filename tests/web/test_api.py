@@ -47,23 +47,39 @@ def test_board_model_matches_rules():
 
 # --- positions used below (HPN written by hand, RULES §10) ------------------------------------------
 
-PLAYER0 = {"reserve": 7, "charges": 3, "lowers_left": 6, "captures": 0, "raises": 0,
-           "placed": False, "echo_lock_used": False, "cooldown": []}
-START_JSON = {"to_move": "A", "half_moves": 0, "cells": {},
-              "players": {"A": dict(PLAYER0), "B": dict(PLAYER0)}}
+PLAYER0 = {
+    "reserve": 7,
+    "charges": 3,
+    "lowers_left": 6,
+    "captures": 0,
+    "raises": 0,
+    "placed": False,
+    "echo_lock_used": False,
+    "cooldown": [],
+}
+START_JSON = {"to_move": "A", "half_moves": 0, "cells": {}, "players": {"A": dict(PLAYER0), "B": dict(PLAYER0)}}
 
 # A to move at half-move 10.  B's stone on d4 (tier 1); A's stones on five of its six neighbours (tier 1):
 # c3, c4, d3, d5, e4; the sixth neighbour e5 is tier 1 and empty.  Tier sum 7 = raises 4 (A) + 3 (B).
 # A: 5 stones + 2 reserve; B: 1 + 6.
 CAPTURE_HPN = "0000/00000/001A1A00/001A1B1A00/001A100/00000/0000 A 2:3:6:0:4:P:- 6:3:6:0:3:P:- 10"
 CAPTURE_JSON = {
-    "to_move": "A", "half_moves": 10,
-    "cells": {"c3": {"tier": 1, "stone": "A"}, "c4": {"tier": 1, "stone": "A"},
-              "d3": {"tier": 1, "stone": "A", "locked": False}, "d4": {"tier": 1, "stone": "B"},
-              "d5": {"tier": 1, "stone": "A"}, "e4": {"tier": 1, "stone": "A"}, "e5": {"tier": 1, "stone": None},
-              "g7": {}},  # input may list any cells, defaults included
-    "players": {"A": {**PLAYER0, "reserve": 2, "raises": 4, "placed": True},
-                "B": {**PLAYER0, "reserve": 6, "raises": 3, "placed": True}},
+    "to_move": "A",
+    "half_moves": 10,
+    "cells": {
+        "c3": {"tier": 1, "stone": "A"},
+        "c4": {"tier": 1, "stone": "A"},
+        "d3": {"tier": 1, "stone": "A", "locked": False},
+        "d4": {"tier": 1, "stone": "B"},
+        "d5": {"tier": 1, "stone": "A"},
+        "e4": {"tier": 1, "stone": "A"},
+        "e5": {"tier": 1, "stone": None},
+        "g7": {},
+    },  # input may list any cells, defaults included
+    "players": {
+        "A": {**PLAYER0, "reserve": 2, "raises": 4, "placed": True},
+        "B": {**PLAYER0, "reserve": 6, "raises": 3, "placed": True},
+    },
 }
 # A to move at half-move 2: A's stone on c3 (tier 2), B's stone on e5 (tier 0); raises 1 each.
 LOCK_HPN = "0000/00000/002A000/0000000/0000B00/00000/0000 A 6:3:6:0:1:P:- 6:3:6:0:1:P:- 2"
@@ -97,6 +113,7 @@ def assert_position_output(pos: dict):
 
 # --- GET endpoints -----------------------------------------------------------------------------------
 
+
 def test_healthz(client):
     resp, body = get(client, "/healthz")
     assert resp.status_code == 200 and resp.mimetype == "application/json"
@@ -122,18 +139,32 @@ POSITION_IDS = {r for r in RULE_IDS if r.startswith("position.")}
 def more_link(rule: str) -> str:
     """The ``more`` link of a rule id (RULES §9 table)."""
     family = rule.split(".")[0]
-    page = {"game": "rules/game-end", "project": "rules/project", "place": "rules/project",
-            "move": "rules/project", "shape": "rules/shape", "echo": "rules/echo",
-            "echo-capture": "rules/echo-capture", "echo-lock": "rules/lock", "position": "glossary"}[family]
+    page = {
+        "game": "rules/game-end",
+        "project": "rules/project",
+        "place": "rules/project",
+        "move": "rules/project",
+        "shape": "rules/shape",
+        "echo": "rules/echo",
+        "echo-capture": "rules/echo-capture",
+        "echo-lock": "rules/lock",
+        "position": "glossary",
+    }[family]
     return "https://hexodic.com/" + page
 
 
 def step_label(rule: str) -> str | None:
     """The step label of RULES §3 for the rules of Steps 1–3 (None where RULES names no label)."""
     family = rule.split(".")[0]
-    return {"place": "Step 1/2: Place", "project": "Step 1/2: Place", "move": "Step 1/2: Move",
-            "shape": "Step 2/2: Shape", "echo": "Step 3: Echo (optional)",
-            "echo-capture": "Step 3: Echo (optional)", "echo-lock": "Step 3: Echo (optional)"}.get(family)
+    return {
+        "place": "Step 1/2: Place",
+        "project": "Step 1/2: Place",
+        "move": "Step 1/2: Move",
+        "shape": "Step 2/2: Shape",
+        "echo": "Step 3: Echo (optional)",
+        "echo-capture": "Step 3: Echo (optional)",
+        "echo-lock": "Step 3: Echo (optional)",
+    }.get(family)
 
 
 CAPTURE_IDS = ["capture.move", "capture.encirclement", "capture.echo"]
@@ -186,8 +217,14 @@ def test_rule_catalogue_lists_every_entry_of_the_reference(client):
     for rid in POSITION_IDS:
         assert (by_id[rid]["source"], by_id[rid]["decision"]) == ("decided", "D-3"), rid
     # and some it tags [rule]
-    for rid in ("place.opening-restriction", "move.destination", "shape.mandate", "echo.charge",
-                "echo-capture.sealed", "echo-lock.once"):
+    for rid in (
+        "place.opening-restriction",
+        "move.destination",
+        "shape.mandate",
+        "echo.charge",
+        "echo-capture.sealed",
+        "echo-lock.once",
+    ):
         assert by_id[rid]["source"] == "rule", rid
 
 
@@ -201,9 +238,16 @@ def test_openapi_yaml_is_an_openapi_3_document(client):
     assert doc["info"]["version"] == RULES_VERSION
     # the served document is the committed one (which the schema checks in these tests use)
     assert doc == document()
-    for path, method in [("/v1/check", "post"), ("/v1/legal-turns", "post"), ("/v1/validate", "post"),
-                         ("/v1/rules", "get"), ("/v1/start", "get"), ("/healthz", "get"),
-                         ("/openapi.yaml", "get"), ("/docs", "get")]:
+    for path, method in [
+        ("/v1/check", "post"),
+        ("/v1/legal-turns", "post"),
+        ("/v1/validate", "post"),
+        ("/v1/rules", "get"),
+        ("/v1/start", "get"),
+        ("/healthz", "get"),
+        ("/openapi.yaml", "get"),
+        ("/docs", "get"),
+    ]:
         assert method in doc["paths"][path], (method, path)
 
 
@@ -236,7 +280,7 @@ def test_docs_page_uses_only_local_assets(client):
         assert not re.match(r"(?i)(https?:)?//", url), f"remote asset {url}"
         if tag == "a":
             continue
-        path = url.split("?")[0]    # the assets' links carry their version (?v=)
+        path = url.split("?")[0]  # the assets' links carry their version (?v=)
         assert path.startswith("/docs/assets/") or path == "/favicon.svg", f"{tag} refers to {url}, not a local asset"
         kinds.add(path.rsplit(".", 1)[-1])
         asset = client.get(url)
@@ -257,6 +301,7 @@ def test_docs_page_uses_only_local_assets(client):
 
 # --- POST /v1/check ---------------------------------------------------------------------------------
 
+
 def test_api_md_example_d4_c3_from_the_start(client):
     resp, v = post(client, "/v1/check", {"position": START_HPN, "turn": "d4 +c3"})
     assert resp.status_code == 200
@@ -266,11 +311,15 @@ def test_api_md_example_d4_c3_from_the_start(client):
     assert v["mover"] == "A"
     assert v["summary"] == "Illegal: A's first Place must be at least 1 step from the centre, and d4 is the centre."
     assert v["violations"] == ["place.opening-restriction"]
-    assert {"rule": "place.opening-restriction", "step": "Step 1/2: Place",
-            "status": "failed", "cells": ["d4"],
-            "message": "A's first Place must be at least 1 step from the centre; d4 is the centre.",
-            "more": "https://hexodic.com/rules/project",
-            "rule_url": "/rules#place.opening-restriction"} in v["checks"]
+    assert {
+        "rule": "place.opening-restriction",
+        "step": "Step 1/2: Place",
+        "status": "failed",
+        "cells": ["d4"],
+        "message": "A's first Place must be at least 1 step from the centre; d4 is the centre.",
+        "more": "https://hexodic.com/rules/project",
+        "rule_url": "/rules#place.opening-restriction",
+    } in v["checks"]
     assert v["outcome"] is None
     # every other check passes or does not apply; the Shape is still judged (c3 is 1 step from d4)
     others = [c for c in v["checks"] if c["rule"] != "place.opening-restriction"]
@@ -321,7 +370,8 @@ def test_illegal_turn_reports_every_violation(client):
 # After "c3 +d4" from the start (RULES §4, §5): A's stone on c3 (tier 0), d4 raised to 1; A: reserve 6,
 # raises 1, placed; B to move at half-move 1.
 C3_D4_POSITION = {
-    "to_move": "B", "half_moves": 1,
+    "to_move": "B",
+    "half_moves": 1,
     "cells": {"c3": {"tier": 0, "stone": "A"}, "d4": {"tier": 1}},
     "players": {"A": {**PLAYER0, "reserve": 6, "raises": 1, "placed": True}, "B": dict(PLAYER0)},
 }
@@ -330,8 +380,11 @@ C3_D4_TURN = {"project": {"kind": "place", "cell": "c3"}, "shape": {"kind": "rai
 
 
 @pytest.mark.parametrize("position", [START_HPN, START_JSON], ids=["hpn", "json-position"])
-@pytest.mark.parametrize("turn", ["c3 +d4", "  C3   +D4 ", C3_D4_TURN, {**C3_D4_TURN, "echo": None}],
-                         ids=["htn", "htn-loose", "json-turn", "json-turn-null-echo"])
+@pytest.mark.parametrize(
+    "turn",
+    ["c3 +d4", "  C3   +D4 ", C3_D4_TURN, {**C3_D4_TURN, "echo": None}],
+    ids=["htn", "htn-loose", "json-turn", "json-turn-null-echo"],
+)
 def test_legal_turn_outcome(client, position, turn):
     resp, v = post(client, "/v1/check", {"position": position, "turn": turn, "history": []})
     assert resp.status_code == 200
@@ -351,10 +404,16 @@ def test_legal_turn_outcome(client, position, turn):
     assert game["repetition"] == "evaluated"  # an empty history is a history
 
 
-@pytest.mark.parametrize("history, expected", [
-    (None, "not_evaluated"), ("absent", "not_evaluated"), ([], "evaluated"),
-    ([START_HPN], "evaluated"), ([START_JSON, C3_D4_HPN], "evaluated"),
-])
+@pytest.mark.parametrize(
+    "history, expected",
+    [
+        (None, "not_evaluated"),
+        ("absent", "not_evaluated"),
+        ([], "evaluated"),
+        ([START_HPN], "evaluated"),
+        ([START_JSON, C3_D4_HPN], "evaluated"),
+    ],
+)
 def test_repetition_is_evaluated_exactly_with_a_history(client, history, expected):
     body = {"position": LOCK_HPN, "turn": "a1 +a2 #c3"}
     if history != "absent":
@@ -374,12 +433,18 @@ def test_echo_lock_outcome_lists_locked_cell(client):
     assert v["legal"] is True and v["turn"] == "a1 +a2 #c3"
     out = v["outcome"]
     assert out["position"] == {
-        "to_move": "B", "half_moves": 3,
-        "cells": {"a1": {"tier": 0, "stone": "A"}, "a2": {"tier": 1},
-                  "c3": {"tier": 2, "stone": "A", "locked": True}, "e5": {"tier": 0, "stone": "B"}},
-        "players": {"A": {**PLAYER0, "reserve": 5, "charges": 2, "raises": 2, "placed": True,
-                          "echo_lock_used": True},
-                    "B": {**PLAYER0, "reserve": 6, "raises": 1, "placed": True}},
+        "to_move": "B",
+        "half_moves": 3,
+        "cells": {
+            "a1": {"tier": 0, "stone": "A"},
+            "a2": {"tier": 1},
+            "c3": {"tier": 2, "stone": "A", "locked": True},
+            "e5": {"tier": 0, "stone": "B"},
+        },
+        "players": {
+            "A": {**PLAYER0, "reserve": 5, "charges": 2, "raises": 2, "placed": True, "echo_lock_used": True},
+            "B": {**PLAYER0, "reserve": 6, "raises": 1, "placed": True},
+        },
     }
     assert_position_output(out["position"])
     assert out["hpn"] == "0A100/00000/002A*000/0000000/0000B00/00000/0000 B 5:2:6:0:2:PL:- 6:3:6:0:1:P:- 3"
@@ -398,24 +463,43 @@ def test_encirclement_outcome_shows_the_weighing(client, position):
     assert v["legal"] is True
     out = v["outcome"]
     assert out["position"] == {
-        "to_move": "B", "half_moves": 11,
-        "cells": {"c3": {"tier": 2, "stone": "A"}, "c4": {"tier": 1, "stone": "A"},
-                  "d3": {"tier": 1, "stone": "A"}, "d4": {"tier": 1}, "d5": {"tier": 1, "stone": "A"},
-                  "e4": {"tier": 1, "stone": "A"}, "e5": {"tier": 1, "stone": "A"}},
-        "players": {"A": {**PLAYER0, "reserve": 1, "captures": 1, "raises": 5, "placed": True},
-                    "B": {**PLAYER0, "reserve": 7, "raises": 3, "placed": True, "cooldown": ["d4"]}},
+        "to_move": "B",
+        "half_moves": 11,
+        "cells": {
+            "c3": {"tier": 2, "stone": "A"},
+            "c4": {"tier": 1, "stone": "A"},
+            "d3": {"tier": 1, "stone": "A"},
+            "d4": {"tier": 1},
+            "d5": {"tier": 1, "stone": "A"},
+            "e4": {"tier": 1, "stone": "A"},
+            "e5": {"tier": 1, "stone": "A"},
+        },
+        "players": {
+            "A": {**PLAYER0, "reserve": 1, "captures": 1, "raises": 5, "placed": True},
+            "B": {**PLAYER0, "reserve": 7, "raises": 3, "placed": True, "cooldown": ["d4"]},
+        },
     }
     assert_position_output(out["position"])
     assert out["hpn"] == "0000/00000/002A1A00/001A11A00/001A1A00/00000/0000 B 1:3:6:1:5:P:- 7:3:6:0:3:P:d4 11"
     # events in order: the capture, then the cooldown it sets
     assert [(e["type"], e["kind"], e["player"], e["cells"]) for e in out["events"]] == [
-        ("capture", "encirclement", "A", ["d4"]), ("cooldown_set", None, "B", ["d4"])]
+        ("capture", "encirclement", "A", ["d4"]),
+        ("cooldown_set", None, "B", ["d4"]),
+    ]
     assert next(e for e in out["events"] if e["type"] == "capture")["more"] == "https://hexodic.com/rules/capture"
     (w,) = out["capture_check"]
     assert (w["check"], w["cell"], w["owner"], w["tier"], w["sum"], w["threshold"], w["captured"]) == (
-        "encirclement", "d4", "B", 1, 7, 6, True)
+        "encirclement",
+        "d4",
+        "B",
+        1,
+        7,
+        6,
+        True,
+    )
     assert sorted((t["kind"], t["cell"], t["value"]) for t in w["terms"]) == sorted(
-        [("stone", "c3", 2)] + [("stone", c, 1) for c in ("c4", "d3", "d5", "e4", "e5")])
+        [("stone", "c3", 2)] + [("stone", c, 1) for c in ("c4", "d3", "d5", "e4", "e5")]
+    )
     assert sum(t["value"] for t in w["terms"]) == w["sum"]
     assert w["rule_url"] == "/rules#capture.encirclement"  # the weighing links to the service's own text
     assert out["game"]["over"] is False and out["game"]["repetition"] == "evaluated"
@@ -423,14 +507,20 @@ def test_encirclement_outcome_shows_the_weighing(client, position):
 
 
 def test_same_verdict_for_json_and_text_forms(client):
-    bodies = [{"position": p, "turn": t} for p in (CAPTURE_HPN, CAPTURE_JSON)
-              for t in ("e5 +c3", {"project": {"kind": "place", "cell": "e5"},
-                                   "shape": {"kind": "raise", "cell": "c3"}, "echo": None})]
+    bodies = [
+        {"position": p, "turn": t}
+        for p in (CAPTURE_HPN, CAPTURE_JSON)
+        for t in (
+            "e5 +c3",
+            {"project": {"kind": "place", "cell": "e5"}, "shape": {"kind": "raise", "cell": "c3"}, "echo": None},
+        )
+    ]
     answers = [post(client, "/v1/check", b)[1] for b in bodies]
     assert all(a == answers[0] for a in answers)
 
 
 # --- POST /v1/legal-turns ---------------------------------------------------------------------------
+
 
 def htn_to_turn(htn: str) -> dict:
     """RULES §10 HTN → the RULES §11 JSON turn, written independently of the checker."""
@@ -494,8 +584,7 @@ def test_start_position_has_480_legal_turns(client):
     assert {t["htn"] for t in body["turns"]} == expected
     assert_turn_list(body)
     # documented order: Projects in board order, then Shapes by cell
-    keys = [(CELLS.index(t["turn"]["project"]["cell"]), CELLS.index(t["turn"]["shape"]["cell"]))
-            for t in body["turns"]]
+    keys = [(CELLS.index(t["turn"]["project"]["cell"]), CELLS.index(t["turn"]["shape"]["cell"])) for t in body["turns"]]
     assert keys == sorted(keys)
 
 
@@ -542,13 +631,21 @@ def test_legal_turns_filtered_by_project_and_shape(client, shape):
     resp, body = post(client, "/v1/legal-turns", {"position": START_HPN, "project": "c3", "shape": shape})
     assert resp.status_code == 200
     assert body["count"] == 1
-    assert body["turns"] == [{"htn": "c3 +d4", "turn": {"project": {"kind": "place", "cell": "c3"},
-                                                          "shape": {"kind": "raise", "cell": "d4"},
-                                                          "echo": None}}]
+    assert body["turns"] == [
+        {
+            "htn": "c3 +d4",
+            "turn": {
+                "project": {"kind": "place", "cell": "c3"},
+                "shape": {"kind": "raise", "cell": "d4"},
+                "echo": None,
+            },
+        }
+    ]
 
 
-@pytest.mark.parametrize("project, shape", [("d4", None), ("c3", "-d4"), ("c3", "+g7"), ("skip", None),
-                                            ("c3-c4", None)])
+@pytest.mark.parametrize(
+    "project, shape", [("d4", None), ("c3", "-d4"), ("c3", "+g7"), ("skip", None), ("c3-c4", None)]
+)
 def test_legal_turns_filter_with_no_legal_turn(client, project, shape):
     # d4: opening restriction; -d4: tier 0 cannot be lowered; g7 is 4 steps from c3; no cooldown, so no
     # skip; a reserve of 7 allows no Move
@@ -574,6 +671,7 @@ def test_every_listed_turn_checks_legal(client):
 
 
 # --- POST /v1/validate ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("position", [START_HPN, START_JSON], ids=["hpn", "json-position"])
 def test_validate_start_position(client, position):
@@ -618,6 +716,7 @@ def test_validate_inconsistent_position(client):
 
 # --- the schema check itself is not vacuous ---------------------------------------------------------
 
+
 def test_schema_check_rejects_drifted_bodies(client):
     from tests.web.schema_validation import component, errors_of
 
@@ -625,33 +724,46 @@ def test_schema_check_rejects_drifted_bodies(client):
     verdict = component("Verdict")
     assert not errors_of(verdict, v)
     drifted = [
-        {k: x for k, x in v.items() if k != "summary"},                            # a required key missing
-        {**v, "extra": 1},                                                          # an undocumented key
-        {**v, "legal": "yes"},                                                      # a wrong type
-        {**v, "outcome": {"anything": True}},                                       # outcome not an Outcome
+        {k: x for k, x in v.items() if k != "summary"},  # a required key missing
+        {**v, "extra": 1},  # an undocumented key
+        {**v, "legal": "yes"},  # a wrong type
+        {**v, "outcome": {"anything": True}},  # outcome not an Outcome
         {**v, "outcome": {**v["outcome"], "game": {**v["outcome"]["game"], "repetition": "maybe"}}},
-        {**v, "outcome": {**v["outcome"], "position": {**v["outcome"]["position"],
-                                                       "cells": {"c3": {"tier": 2, "stone": "C"}}}}},
+        {
+            **v,
+            "outcome": {
+                **v["outcome"],
+                "position": {**v["outcome"]["position"], "cells": {"c3": {"tier": 2, "stone": "C"}}},
+            },
+        },
         {**v, "checks": [{**v["checks"][0], "status": "skipped"}]},
     ]
     for body in drifted:
         assert errors_of(verdict, body), body
     assert not errors_of(verdict, {**v, "legal": False, "outcome": None})
     assert errors_of(component("Health"), {"status": "ok"})
-    assert errors_of(component("Validation"), {"rules_version": RULES_VERSION, "consistent": True, "hpn": "",
-                                               "checks": [], "status": {"to_move": "A"}})
+    assert errors_of(
+        component("Validation"),
+        {"rules_version": RULES_VERSION, "consistent": True, "hpn": "", "checks": [], "status": {"to_move": "A"}},
+    )
 
 
 # --- every answer names the rules version (RULES: "Every response of the service names this version") -
 
-@pytest.mark.parametrize("method, path, body", [
-    ("GET", "/healthz", None), ("GET", "/v1/start", None), ("GET", "/v1/rules", None),
-    ("POST", "/v1/check", {"position": START_HPN, "turn": "c3 +d4"}),
-    ("POST", "/v1/legal-turns", {"position": START_HPN, "project": "c3"}),
-    ("POST", "/v1/validate", {"position": START_HPN}),
-    ("POST", "/v1/check", {"position": START_HPN, "turn": "c3 +h9"}),   # a 422
-    ("GET", "/no-such-path", None),                                    # a 404
-])
+
+@pytest.mark.parametrize(
+    "method, path, body",
+    [
+        ("GET", "/healthz", None),
+        ("GET", "/v1/start", None),
+        ("GET", "/v1/rules", None),
+        ("POST", "/v1/check", {"position": START_HPN, "turn": "c3 +d4"}),
+        ("POST", "/v1/legal-turns", {"position": START_HPN, "project": "c3"}),
+        ("POST", "/v1/validate", {"position": START_HPN}),
+        ("POST", "/v1/check", {"position": START_HPN, "turn": "c3 +h9"}),  # a 422
+        ("GET", "/no-such-path", None),  # a 404
+    ],
+)
 def test_every_answer_names_the_rules_version(client, method, path, body):
     resp = client.open(path, method=method, json=body)
     data = resp.get_json(silent=True)
@@ -661,11 +773,20 @@ def test_every_answer_names_the_rules_version(client, method, path, body):
 
 # --- the document's own constraints mean what they say -----------------------------------------------
 
-_KEYWORD_TYPE = {"maxLength": "string", "minLength": "string", "pattern": "string",
-                 "maxItems": "array", "minItems": "array", "items": "array",
-                 "maxProperties": "object", "minProperties": "object", "properties": "object",
-                 "additionalProperties": "object", "minimum": ("integer", "number"),
-                 "maximum": ("integer", "number")}
+_KEYWORD_TYPE = {
+    "maxLength": "string",
+    "minLength": "string",
+    "pattern": "string",
+    "maxItems": "array",
+    "minItems": "array",
+    "items": "array",
+    "maxProperties": "object",
+    "minProperties": "object",
+    "properties": "object",
+    "additionalProperties": "object",
+    "minimum": ("integer", "number"),
+    "maximum": ("integer", "number"),
+}
 
 
 def _walk(node, where=""):

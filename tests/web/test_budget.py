@@ -16,8 +16,10 @@ from tests.helpers import START_HPN
 
 
 def test_the_pipeline_and_the_budget_load_no_web_framework():
-    code = ("import sys, checker.service.pipeline, checker.service.budget, checker.tools.cli; "
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'flask', 'werkzeug', 'gevent'}))")
+    code = (
+        "import sys, checker.service.pipeline, checker.service.budget, checker.tools.cli; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'flask', 'werkzeug', 'gevent'}))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -41,6 +43,6 @@ def test_the_cap_admits_up_to_its_limit_and_frees_the_slot_after_an_error():
     assert refused.value.headers == {"Retry-After": str(budget.RETRY_AFTER_SECONDS)}
     with pytest.raises(ZeroDivisionError):
         with budget.admitted(1):
-            1 / 0
-    with budget.admitted(1):    # the failed one gave its slot back
+            _ = 1 / 0
+    with budget.admitted(1):  # the failed one gave its slot back
         pass

@@ -27,13 +27,12 @@ import pytest
 
 from checker.service import pipeline
 from checker.web import create_app
-
 from tests.web.gunicorn_server import HOST, running_gunicorn
 
 PROBE_TIMEOUT = 3.0
-BODY_TIMEOUT = 2            # HEXODIC_BODY_TIMEOUT for the shared server (default 5)
-KEEPALIVE = 2               # gunicorn.conf.py's default: also the deadline for headers
-LIMIT = 256 * 1024          # HEXODIC_MAX_BODY's default
+BODY_TIMEOUT = 2  # HEXODIC_BODY_TIMEOUT for the shared server (default 5)
+KEEPALIVE = 2  # gunicorn.conf.py's default: also the deadline for headers
+LIMIT = 256 * 1024  # HEXODIC_MAX_BODY's default
 START = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
 # bench/bench.py's placing midgame: 3097 legal turns, the most the search found
 PLACING = "0000B/00002B/011000/00102B0B0A/0002B1A1A/000A1A0B/000A1A B 0:3:6:0:7:P:- 1:3:6:0:6:P:- 13"
@@ -51,6 +50,7 @@ def server():
 
 
 # -- helpers -----------------------------------------------------------------------------------------
+
 
 def _request(port: int, method: str, path: str, body: bytes | None = None, timeout: float = PROBE_TIMEOUT):
     """(status, headers, body) of one request on a new connection; a probe
@@ -77,8 +77,11 @@ def _probes_answer(port: int, rounds: int = 4) -> None:
 
 
 def _head(path: str, *headers: str) -> bytes:
-    return (f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
-            + "".join(h + "\r\n" for h in headers) + "\r\n").encode()
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
+        + "".join(h + "\r\n" for h in headers)
+        + "\r\n"
+    ).encode()
 
 
 def _connect(port: int, data: bytes = b"") -> socket.socket:
@@ -108,7 +111,7 @@ def _response(s: socket.socket, timeout: float) -> tuple[int, dict, bytes] | Non
             raw += data
     except ConnectionResetError:
         return None
-    except socket.timeout:
+    except TimeoutError:
         pytest.fail(f"neither an answer nor a close within {timeout} s (got {raw[:200]!r})")
 
 
@@ -147,7 +150,7 @@ def _dripping(socks: list[socket.socket], payload: bytes, every: float = 0.5):
         while not stop.wait(every) and i < len(payload):
             for s in socks:
                 with contextlib.suppress(OSError):
-                    s.send(payload[i:i + 1])
+                    s.send(payload[i : i + 1])
             i += 1
 
     thread = threading.Thread(target=drip, daemon=True)
@@ -160,6 +163,7 @@ def _dripping(socks: list[socket.socket], payload: bytes, every: float = 0.5):
 
 
 # -- 1. bad clients cannot take it down ----------------------------------------------------------------
+
 
 def test_idle_and_trickling_clients_hold_nothing(server):
     """300 connections that send nothing and 20 that send a body a byte at a
@@ -230,6 +234,7 @@ def test_a_slow_honest_upload_gets_408_problem(server):
 
 # -- 2. fairness and the work budget ------------------------------------------------------------------
 
+
 def test_a_check_answers_beside_worst_case_batches_and_legal_turn_lists(server):
     """Three clients sending 1000-item batches on the placing midgame and three
     asking for its 3097 legal turns, in closed loops: /v1/check probes still
@@ -238,14 +243,16 @@ def test_a_check_answers_beside_worst_case_batches_and_legal_turn_lists(server):
     answers: list[tuple[int, dict, bytes]] = []
 
     def loop(path, body):
-        for _ in range(50):     # bounded; stopped long before
+        for _ in range(50):  # bounded; stopped long before
             if stop.is_set():
                 return
             status, headers, data = _request(server.port, "POST", path, body, timeout=30)
             answers.append((status, headers, data[:2000]))
 
-    threads = [threading.Thread(target=loop, args=job, daemon=True)
-               for job in [("/v1/check/batch", BATCH)] * 3 + [("/v1/legal-turns", LEGAL)] * 3]
+    threads = [
+        threading.Thread(target=loop, args=job, daemon=True)
+        for job in [("/v1/check/batch", BATCH)] * 3 + [("/v1/legal-turns", LEGAL)] * 3
+    ]
     for t in threads:
         t.start()
     try:
@@ -271,7 +278,7 @@ def test_a_batch_makes_room_between_items_for_a_check():
     with running_gunicorn(WEB_CONCURRENCY="1") as srv:
         with contextlib.closing(_connect(srv.port)) as batch:
             batch.sendall(_head("/v1/check/batch", f"Content-Length: {len(BATCH)}") + BATCH)
-            time.sleep(0.03)    # the worker reads the body and starts on the items
+            time.sleep(0.03)  # the worker reads the body and starts on the items
             status, _, data = _request(srv.port, "POST", "/v1/check", CHECK)
             assert status == 200 and json.loads(data)["legal"] is True
             batch.setblocking(False)
@@ -306,16 +313,20 @@ def test_expensive_requests_over_the_cap_get_503_with_retry_after(monkeypatch):
 
 # -- 3. the edges keep the contract -------------------------------------------------------------------
 
+
 def _chunked(body: bytes, size: int = 4096) -> bytes:
-    return b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + size]), body[i:i + size])
-                    for i in range(0, len(body), size)) + b"0\r\n\r\n"
+    return (
+        b"".join(b"%x\r\n%s\r\n" % (len(body[i : i + size]), body[i : i + size]) for i in range(0, len(body), size))
+        + b"0\r\n\r\n"
+    )
 
 
 def test_a_chunked_body_over_the_limit_is_413_problem(server):
     """It was cut at 256 KiB and answered 200."""
     body = CHECK[:-1] + b" " * LIMIT + b"}"
-    problem = _problem(_raw(server.port, _head("/v1/check", "Transfer-Encoding: chunked") + _chunked(body)),
-                       413, "body-too-large")
+    problem = _problem(
+        _raw(server.port, _head("/v1/check", "Transfer-Encoding: chunked") + _chunked(body)), 413, "body-too-large"
+    )
     assert str(LIMIT) in problem["detail"]
 
 
@@ -339,13 +350,20 @@ def test_a_malformed_chunk_is_400_problem(server):
     _problem(got, 400, "unreadable-body")
 
 
-@pytest.mark.parametrize("request_bytes, status, slug", [
-    # gunicorn refuses these before the app sees them; its own page was HTML
-    (_head("/v1/check", "Transfer-Encoding: xchunked") + CHECK, 501, "unsupported-transfer-coding"),
-    (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "request-line-too-long"),   # > 4094
-    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 9000 + b"\r\n\r\n", 431, "headers-too-large"),  # > 8190
-    (b"G@T /healthz HTTP/1.1\r\nHost: x\r\n\r\n", 400, "bad-request"),
-])
+@pytest.mark.parametrize(
+    "request_bytes, status, slug",
+    [
+        # gunicorn refuses these before the app sees them; its own page was HTML
+        (_head("/v1/check", "Transfer-Encoding: xchunked") + CHECK, 501, "unsupported-transfer-coding"),
+        (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "request-line-too-long"),  # > 4094
+        (
+            b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 9000 + b"\r\n\r\n",
+            431,
+            "headers-too-large",
+        ),  # > 8190
+        (b"G@T /healthz HTTP/1.1\r\nHost: x\r\n\r\n", 400, "bad-request"),
+    ],
+)
 def test_what_gunicorn_refuses_is_a_problem_too(server, request_bytes, status, slug):
     code, headers, _ = got = _raw(server.port, request_bytes)
     _problem(got, status, slug)
@@ -353,6 +371,7 @@ def test_what_gunicorn_refuses_is_a_problem_too(server, request_bytes, status, s
 
 
 # -- 5. shutdown and a killed worker ------------------------------------------------------------------
+
 
 def test_sigterm_finishes_accepted_requests_and_exits_within_10_s(tmp_path):
     """Idle and kept-alive connections and a batch in progress: the batch is
@@ -365,7 +384,7 @@ def test_sigterm_finishes_accepted_requests_and_exits_within_10_s(tmp_path):
         kept = [_connect(srv.port, f"GET /healthz HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode()) for _ in range(5)]
         batch = _connect(srv.port, _head("/v1/check/batch", f"Content-Length: {len(BATCH)}") + BATCH)
         try:
-            time.sleep(0.2)     # accepted and read
+            time.sleep(0.2)  # accepted and read
             srv.proc.send_signal(signal.SIGTERM)
             got = _response(batch, 30)
             assert got is not None and got[0] == 200
@@ -385,7 +404,7 @@ def test_sigterm_finishes_accepted_requests_and_exits_within_10_s(tmp_path):
 def test_the_control_socket_is_the_instance_own(tmp_path):
     path = tmp_path / "checker.ctl"
     with running_gunicorn(HOME=str(tmp_path / "home"), GUNICORN_CONTROL_SOCKET=str(path)) as srv:
-        deadline = time.monotonic() + 10    # the master opens it in a thread of its own, after the workers
+        deadline = time.monotonic() + 10  # the master opens it in a thread of its own, after the workers
         while not path.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert path.exists() and stat.S_ISSOCK(path.stat().st_mode), srv.output()
@@ -427,7 +446,7 @@ def test_a_killed_worker_loses_only_its_own_requests_and_is_replaced():
         half = len(CHECK) // 2
         socks = []
         try:
-            for _ in range(40):     # until both workers hold one (bounded)
+            for _ in range(40):  # until both workers hold one (bounded)
                 s = _connect(srv.port, _head("/v1/check", f"Content-Length: {len(CHECK)}") + CHECK[:half])
                 socks.append(s)
                 time.sleep(0.05)
@@ -436,7 +455,9 @@ def test_a_killed_worker_loses_only_its_own_requests_and_is_replaced():
                     held[owner].append(s)
                 if all(held.values()):
                     break
-            assert all(held.values()), f"connections never reached both workers: { {k: len(v) for k, v in held.items()} }"
+            assert all(held.values()), (
+                f"connections never reached both workers: { {k: len(v) for k, v in held.items()} }"
+            )
             victim, survivor = workers
             os.kill(victim, signal.SIGKILL)
             for s in held[victim]:

@@ -15,7 +15,6 @@ import pytest
 from checker.notation import START_HPN
 from checker.web import compression
 from checker.web.docs import url as docs_url
-
 from tests.web.gunicorn_server import running_gunicorn
 
 # bench/bench.py's placing midgame: 3,097 legal turns, 430,835 bytes as objects
@@ -38,12 +37,12 @@ def test_a_compressed_answer_decompresses_to_the_same_json(client, form):
     assert "Accept-Encoding" in vary(plain) and "Accept-Encoding" in vary(packed)
     data = packed.get_data()
     assert int(packed.headers["Content-Length"]) == len(data)
-    assert data[:2] == b"\x1f\x8b"                       # the gzip magic (RFC 1952)
+    assert data[:2] == b"\x1f\x8b"  # the gzip magic (RFC 1952)
     assert json.loads(gzip.decompress(data)) == plain.get_json()
-    assert gzip.decompress(data) == plain.get_data()     # the very bytes, not only the same JSON
+    assert gzip.decompress(data) == plain.get_data()  # the very bytes, not only the same JSON
     assert plain.get_json()["count"] == 3097
     if form == "objects":
-        assert len(plain.get_data()) == 430_835 and len(data) < 60_000   # issue 14's target
+        assert len(plain.get_data()) == 430_835 and len(data) < 60_000  # issue 14's target
 
 
 def test_a_verdict_is_compressed_and_decompresses_to_the_same_json(client):
@@ -56,10 +55,21 @@ def test_a_verdict_is_compressed_and_decompresses_to_the_same_json(client):
     assert plain.get_json()["violations"] == ["place.opening-restriction"]
 
 
-@pytest.mark.parametrize("accept, compressed", [
-    ("gzip", True), ("GZIP", True), ("*", True), ("br;q=1, gzip;q=0.5", True), ("x-gzip", False),
-    ("gzip;q=0", False), ("identity", False), ("br", False), ("deflate", False), (None, False),
-])
+@pytest.mark.parametrize(
+    "accept, compressed",
+    [
+        ("gzip", True),
+        ("GZIP", True),
+        ("*", True),
+        ("br;q=1, gzip;q=0.5", True),
+        ("x-gzip", False),
+        ("gzip;q=0", False),
+        ("identity", False),
+        ("br", False),
+        ("deflate", False),
+        (None, False),
+    ],
+)
 def test_only_a_client_that_accepts_gzip_gets_it(client, accept, compressed):
     headers = {} if accept is None else {"Accept-Encoding": accept}
     resp = client.post("/v1/legal-turns", json={"position": START_HPN}, headers=headers)
@@ -69,12 +79,15 @@ def test_only_a_client_that_accepts_gzip_gets_it(client, accept, compressed):
     assert json.loads(data)["count"] == 480
 
 
-@pytest.mark.parametrize("method, path, body", [
-    ("GET", "/healthz", None),                                       # 60-odd bytes
-    ("POST", "/v1/check", {"position": START_HPN}),                  # a 422 problem
-    ("POST", "/v1/legal-turns", {"position": START_HPN, "project": "d4"}),   # no legal turn: a few bytes
-    ("GET", "/v1/render.png?position=" + START_HPN.replace(" ", "%20"), None),   # PNG: already compressed
-])
+@pytest.mark.parametrize(
+    "method, path, body",
+    [
+        ("GET", "/healthz", None),  # 60-odd bytes
+        ("POST", "/v1/check", {"position": START_HPN}),  # a 422 problem
+        ("POST", "/v1/legal-turns", {"position": START_HPN, "project": "d4"}),  # no legal turn: a few bytes
+        ("GET", "/v1/render.png?position=" + START_HPN.replace(" ", "%20"), None),  # PNG: already compressed
+    ],
+)
 def test_small_and_binary_answers_go_as_they_are(client, method, path, body):
     resp = client.open(path, method=method, json=body, headers=GZIP)
     assert resp.status_code in (200, 422)
@@ -84,8 +97,17 @@ def test_small_and_binary_answers_go_as_they_are(client, method, path, body):
         assert "Accept-Encoding" not in vary(resp)
 
 
-@pytest.mark.parametrize("path", ["/", "/rules", "/static/playground/playground.js", docs_url("swagger-ui-bundle.js"),
-                                  "/openapi.yaml", "/v1/vectors"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/rules",
+        "/static/playground/playground.js",
+        docs_url("swagger-ui-bundle.js"),
+        "/openapi.yaml",
+        "/v1/vectors",
+    ],
+)
 def test_an_asset_keeps_its_etag_weakened_and_its_304(client, path):
     plain = client.get(path)
     packed = client.get(path, headers=GZIP)
@@ -95,7 +117,7 @@ def test_an_asset_keeps_its_etag_weakened_and_its_304(client, path):
     assert tag.startswith('"') and packed.headers["ETag"] == "W/" + tag
     assert packed.headers["Content-Encoding"] == "gzip"
     assert gzip.decompress(packed.get_data()) == plain.get_data()
-    assert again.get_data() == packed.get_data()          # the same bytes: compressed once, kept
+    assert again.get_data() == packed.get_data()  # the same bytes: compressed once, kept
     assert len(packed.get_data()) < len(plain.get_data()) / 2
     for held in (tag, "W/" + tag):
         for headers in ({}, GZIP):
@@ -120,7 +142,7 @@ def test_the_cache_is_bounded():
     for tag, body in bodies.items():
         assert gzip.decompress(cache.get((tag, "text/plain"), body)) == body
     assert list(k for k, _ in cache._data) == ["2", "3", "4"]
-    big = random.Random(1).randbytes(20_000)           # random: gzip cannot bring it under the bound
+    big = random.Random(1).randbytes(20_000)  # random: gzip cannot bring it under the bound
     assert gzip.decompress(cache.get(("big", "text/plain"), big)) == big
     assert cache._bytes <= 10_000 and ("big", "text/plain") not in cache._data
 

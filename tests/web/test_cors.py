@@ -80,11 +80,14 @@ def test_error_answers_carry_cors_headers_too(open_client):
 
 
 def test_preflight_for_a_json_post(open_client):
-    resp = open_client.options("/v1/check", headers={
-        "Origin": HEXODIC,
-        "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "content-type",
-    })
+    resp = open_client.options(
+        "/v1/check",
+        headers={
+            "Origin": HEXODIC,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type",
+        },
+    )
     assert resp.status_code in (200, 204)
     assert resp.headers.get("Access-Control-Allow-Origin") == "*"
     assert "post" in _header_list(resp.headers.get("Access-Control-Allow-Methods"))
@@ -113,8 +116,14 @@ def test_allowed_origin_is_echoed_with_vary(strict_client):
 
 
 def test_allowed_origin_preflight(strict_client):
-    resp = strict_client.options("/v1/check", headers={"Origin": HEXODIC, "Access-Control-Request-Method": "POST",
-                                                       "Access-Control-Request-Headers": "Content-Type"})
+    resp = strict_client.options(
+        "/v1/check",
+        headers={
+            "Origin": HEXODIC,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Content-Type",
+        },
+    )
     assert resp.status_code in (200, 204)
     assert resp.headers.get("Access-Control-Allow-Origin") == HEXODIC
     assert "origin" in _vary(resp)
@@ -138,8 +147,12 @@ def test_other_origin_preflight_is_not_granted(strict_client):
 
 
 def test_origin_match_is_exact(strict_client):
-    for near in ["https://hexodic.com.evil.example", "http://hexodic.com", "https://www.hexodic.com",
-                 "https://hexodic.co"]:
+    for near in [
+        "https://hexodic.com.evil.example",
+        "http://hexodic.com",
+        "https://www.hexodic.com",
+        "https://hexodic.co",
+    ]:
         resp = strict_client.get("/healthz", headers={"Origin": near})
         assert "Access-Control-Allow-Origin" not in resp.headers, near
 

@@ -17,9 +17,13 @@ from tests.web.gunicorn_server import running_gunicorn
 from tests.web.test_playground import CHROMIUM, CHROMIUM_ARGS, _missing_browser
 
 HEADERS = ("Content-Security-Policy", "Referrer-Policy", "X-Content-Type-Options", "X-Frame-Options")
-USED = {"/docs/assets/swagger-ui.css": "text/css", "/docs/assets/swagger-ui-bundle.js": "text/javascript",
-        "/docs/assets/docs.js": "text/javascript", "/docs/assets/docs.css": "text/css",
-        "/favicon.svg": "image/svg+xml"}
+USED = {
+    "/docs/assets/swagger-ui.css": "text/css",
+    "/docs/assets/swagger-ui-bundle.js": "text/javascript",
+    "/docs/assets/docs.js": "text/javascript",
+    "/docs/assets/docs.css": "text/css",
+    "/favicon.svg": "image/svg+xml",
+}
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 WIDTHS = (320, 375, 1280)
 SCHEMES = ("light", "dark")
@@ -80,7 +84,9 @@ def test_docs_loads_exactly_the_files_it_uses(client):
 
 
 def test_every_other_file_of_the_bundle_is_a_404(client):
-    others = sorted(p.name for p in swagger_ui_path.iterdir() if p.name not in ("swagger-ui.css", "swagger-ui-bundle.js"))
+    others = sorted(
+        p.name for p in swagger_ui_path.iterdir() if p.name not in ("swagger-ui.css", "swagger-ui-bundle.js")
+    )
     assert "docs.css" not in others
     # the demo page, its Petstore initializer and the OAuth2 redirect page are among them
     assert {"index.html", "swagger-initializer.js", "oauth2-redirect.html"} <= set(others)
@@ -108,7 +114,7 @@ def test_favicon_ico_is_a_cacheable_png(client):
     ico = client.get("/favicon.ico")
     assert ico.status_code == 200 and ico.mimetype == "image/png"
     assert ico.data.startswith(PNG_MAGIC)
-    width, height = int.from_bytes(ico.data[16:20], "big"), int.from_bytes(ico.data[20:24], "big")   # IHDR
+    width, height = int.from_bytes(ico.data[16:20], "big"), int.from_bytes(ico.data[20:24], "big")  # IHDR
     assert (width, height) == (32, 32)
     assert ico.cache_control.public and ico.cache_control.max_age >= 3600
     again = client.get("/favicon.ico", headers={"If-None-Match": ico.headers["ETag"]})
@@ -170,8 +176,10 @@ def test_docs_works_in_a_browser_under_its_csp(base):
             page.set_default_timeout(10_000)
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
-            page.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation', "
-                                 "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
+            page.add_init_script(
+                "window.__csp = []; document.addEventListener('securitypolicyviolation', "
+                "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
+            )
             page.goto(base + "docs")
             page.wait_for_selector("#operations-default-post_v1_check")
             assert page.locator(".opblock").count() >= 10
@@ -215,7 +223,7 @@ def test_docs_fits_the_screen_and_axe_finds_nothing_serious(base, width, scheme)
             assert_accessible(page)
             operation = page.locator("#operations-default-post_v1_check")
             operation.locator(".opblock-summary").click()
-            try_out = operation.locator(".try-out__btn")    # open already (tryItOutEnabled): close it, press it
+            try_out = operation.locator(".try-out__btn")  # open already (tryItOutEnabled): close it, press it
             assert try_out.inner_text().strip() == "Cancel"
             try_out.click()
             assert try_out.inner_text().strip() == "Try it out"

@@ -59,8 +59,9 @@ def _port_open(port: int) -> bool:
         return False
 
 
-def _request(port: int, method: str, path: str, body: bytes | None = None,
-             headers: dict | None = None) -> tuple[int, str, bytes, http.client.HTTPResponse]:
+def _request(
+    port: int, method: str, path: str, body: bytes | None = None, headers: dict | None = None
+) -> tuple[int, str, bytes, http.client.HTTPResponse]:
     conn = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
     try:
         conn.request(method, path, body=body, headers=headers or {})
@@ -72,8 +73,9 @@ def _request(port: int, method: str, path: str, body: bytes | None = None,
 
 
 def _post_json(port: int, path: str, payload) -> tuple[int, str, dict]:
-    status, ctype, data, _ = _request(port, "POST", path, json.dumps(payload).encode(),
-                                      {"Content-Type": "application/json"})
+    status, ctype, data, _ = _request(
+        port, "POST", path, json.dumps(payload).encode(), {"Content-Type": "application/json"}
+    )
     return status, ctype, json.loads(data)
 
 
@@ -153,8 +155,9 @@ def test_body_just_under_the_limit_is_not_413(server):
 
 
 def test_malformed_json_is_400_problem(server):
-    status, ctype, data, _ = _request(server.port, "POST", "/v1/check", b'{"position": "0000/',
-                                      {"Content-Type": "application/json"})
+    status, ctype, data, _ = _request(
+        server.port, "POST", "/v1/check", b'{"position": "0000/', {"Content-Type": "application/json"}
+    )
     assert status == 400
     assert ctype.startswith("application/problem+json")
     problem = json.loads(data)
@@ -163,8 +166,9 @@ def test_malformed_json_is_400_problem(server):
 
 
 def test_wrong_content_type_is_415_problem(server):
-    status, ctype, data, _ = _request(server.port, "POST", "/v1/check", b"position=x",
-                                      {"Content-Type": "application/x-www-form-urlencoded"})
+    status, ctype, data, _ = _request(
+        server.port, "POST", "/v1/check", b"position=x", {"Content-Type": "application/x-www-form-urlencoded"}
+    )
     assert status == 415
     assert ctype.startswith("application/problem+json")
     assert json.loads(data)["status"] == 415

@@ -5,7 +5,8 @@ or the same refusal."""
 import json
 import math
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from checker.service.pipeline import NotAJSONNumber, _no_constant, loads
 
@@ -13,7 +14,7 @@ from checker.service.pipeline import NotAJSONNumber, _no_constant, loads
 def reference(raw: bytes):
     try:
         return ("ok", json.loads(raw, parse_constant=_no_constant))
-    except (ValueError, RecursionError) as exc:     # JSONDecodeError, UnicodeDecodeError, NotAJSONNumber
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, NotAJSONNumber
         return ("refused", type(exc))
 
 
@@ -45,9 +46,23 @@ def same(raw: bytes) -> None:
 
 
 def test_the_texts_that_differ_between_the_readers():
-    for raw in (b"123456789012345678901234567890", b'{"half_moves": 12345678901234567890}', b"1e400",
-                b'"\\ud800"', b"NaN", b"-Infinity", b'\xef\xbb\xbf{"a": 1}', '{"a": 1}'.encode("utf-16"),
-                b'{"a":1,"a":2}', b"[1,]", b"-0", b"-0.0", b"1E2", b"\xff", b"[" * 5000 + b"]" * 5000):
+    for raw in (
+        b"123456789012345678901234567890",
+        b'{"half_moves": 12345678901234567890}',
+        b"1e400",
+        b'"\\ud800"',
+        b"NaN",
+        b"-Infinity",
+        b'\xef\xbb\xbf{"a": 1}',
+        '{"a": 1}'.encode("utf-16"),
+        b'{"a":1,"a":2}',
+        b"[1,]",
+        b"-0",
+        b"-0.0",
+        b"1E2",
+        b"\xff",
+        b"[" * 5000 + b"]" * 5000,
+    ):
         same(raw)
     assert loads(b"123456789012345678901234567890") == 123456789012345678901234567890
     assert isinstance(loads(b"123456789012345678901234567890"), int)
@@ -60,10 +75,10 @@ def test_the_texts_that_differ_between_the_readers():
 
 
 _values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=6),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
-    max_leaves=12)
+    max_leaves=12,
+)
 
 
 @settings(max_examples=500, deadline=None, derandomize=True)

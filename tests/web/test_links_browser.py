@@ -22,7 +22,6 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 
 from checker.drawing.png import png_size
-
 from tests.web.gunicorn_server import HOST
 from tests.web.test_playground import AFTER_C3, START_HPN, Page, browser, expect, server  # noqa: F401  (fixtures)
 
@@ -59,7 +58,7 @@ def test_check_permalink_shows_the_verdict_with_scripts_off(no_script, server): 
     assert "\u2717" in row.inner_text() and "failed" in row.inner_text()
     assert page.locator("tr[data-status='failed']").count() == 1
     assert page.inner_text("h1").startswith("Illegal")
-    assert page.locator("figure svg g.cell").count() == 37                    # the board, drawn inline
+    assert page.locator("figure svg g.cell").count() == 37  # the board, drawn inline
     assert page.locator("a[href='/rules#place.opening-restriction']").count() >= 1
     # the og:image URL, as a forum would fetch it: an absolute URL of a PNG of the declared width
     image = page.get_attribute("meta[property='og:image']", "content")
@@ -79,7 +78,7 @@ def test_game_permalink_shows_the_replay_with_scripts_off(no_script, server):  #
     assert statuses == ["passed", "passed", "failed"]
     assert page.locator("tr[data-rule='place.empty']").first.get_attribute("data-status") == "failed"
     assert "e5 holds B's stone" in page.inner_text("main")
-    page.get_by_role("link", name="Previous").click()                         # a plain link: no script needed
+    page.get_by_role("link", name="Previous").click()  # a plain link: no script needed
     assert query(page)["at"] == "2"
     assert "Turn 2" in page.inner_text("#chosen-heading")
     assert "Legal" in page.locator("section.result .verdict").inner_text()
@@ -120,7 +119,7 @@ def test_score_sheet_loads_a_game_to_step_through_and_share(pg, server):  # noqa
     pg.press("Load game")
     page.wait_for_selector("#result .verdict-box")
     pg.settle()
-    assert query(page) == {"turns": GAME, "at": "3"}                       # opens the first illegal turn
+    assert query(page) == {"turns": GAME, "at": "3"}  # opens the first illegal turn
     assert pg.htn() == "e5 +d5" and pg.statuses()["place.empty"] == "failed"
     assert "Turn 3 is illegal" in page.inner_text("#game-status")
     assert pg.button("Next").is_disabled() and pg.button("Last").is_disabled()
@@ -129,7 +128,7 @@ def test_score_sheet_loads_a_game_to_step_through_and_share(pg, server):  # noqa
     page.wait_for_selector("#result .verdict-box")
     assert query(page)["at"] == "2" and pg.htn() == "e5 +d4"
     assert "Legal" in page.inner_text("#verdict-head")
-    assert "repetition and threefold are evaluated" in page.inner_text("#position-facts")   # history kept
+    assert "repetition and threefold are evaluated" in page.inner_text("#position-facts")  # history kept
     page.reload()
     page.wait_for_selector("#result .verdict-box")
     pg.settle()

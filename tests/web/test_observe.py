@@ -11,9 +11,9 @@ import re
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from checker.web.serving import REQUEST_LOG
 from checker.version import PACKAGE_VERSION
 from checker.web import create_app, health, observe
+from checker.web.serving import REQUEST_LOG
 from tests.helpers import START_HPN
 
 CHECK = "/v1/check"
@@ -34,6 +34,7 @@ def lines(caplog):
 
     def parsed() -> list[dict]:
         return [json.loads(r.getMessage()) for r in caplog.records if r.name == REQUEST_LOG]
+
     return parsed
 
 
@@ -44,13 +45,14 @@ def sample(name: str, **labels) -> float:
 # --------------------------------------------------------------------------- request ids
 
 
-@pytest.mark.parametrize("sent", ["abc", "4e948d1f-f6d5-46d6-8866-3358568a60dd", "Root=1-5759e988-bd862e3f",
-                                  "a.b_c:d+e/f=g@h", "x" * 128])
+@pytest.mark.parametrize(
+    "sent", ["abc", "4e948d1f-f6d5-46d6-8866-3358568a60dd", "Root=1-5759e988-bd862e3f", "a.b_c:d+e/f=g@h", "x" * 128]
+)
 def test_a_valid_request_id_is_echoed(client, sent):
     assert client.get("/healthz", headers={"X-Request-ID": sent}).headers["X-Request-ID"] == sent
 
 
-@pytest.mark.parametrize("sent", ["", "x" * 129, "has space", "semi;colon", "quote\"", "<script>", "é", "a,b"])
+@pytest.mark.parametrize("sent", ["", "x" * 129, "has space", "semi;colon", 'quote"', "<script>", "é", "a,b"])
 def test_an_unsafe_request_id_is_replaced(client, sent):
     got = client.get("/healthz", headers={"X-Request-ID": sent}).headers["X-Request-ID"]
     assert HEX32.fullmatch(got) and got != sent
@@ -61,14 +63,17 @@ def test_a_request_id_is_made_when_none_is_sent(client):
     assert len(ids) == 3 and all(HEX32.fullmatch(i) for i in ids)
 
 
-@pytest.mark.parametrize("method, path, kwargs, status", [
-    ("get", "/no/such/path", {}, 404),
-    ("get", CHECK, {}, 405),
-    ("post", CHECK, {"data": "{", "content_type": "application/json"}, 400),
-    ("post", CHECK, {"data": "x", "content_type": "text/plain"}, 415),
-    ("post", CHECK, {"json": {"position": START_HPN}}, 422),
-    ("post", CHECK, {"data": b"{" + b" " * 300_000 + b"}", "content_type": "application/json"}, 413),
-])
+@pytest.mark.parametrize(
+    "method, path, kwargs, status",
+    [
+        ("get", "/no/such/path", {}, 404),
+        ("get", CHECK, {}, 405),
+        ("post", CHECK, {"data": "{", "content_type": "application/json"}, 400),
+        ("post", CHECK, {"data": "x", "content_type": "text/plain"}, 415),
+        ("post", CHECK, {"json": {"position": START_HPN}}, 422),
+        ("post", CHECK, {"data": b"{" + b" " * 300_000 + b"}", "content_type": "application/json"}, 413),
+    ],
+)
 def test_errors_carry_the_request_id(client, method, path, kwargs, status):
     resp = getattr(client, method)(path, headers={"X-Request-ID": "err-1"}, **kwargs)
     assert resp.status_code == status and resp.mimetype == "application/problem+json"
@@ -81,14 +86,21 @@ def test_an_unexpected_error_carries_the_request_id_too():
     @app.get("/boom")
     def boom():
         raise RuntimeError("a bug")
+
     resp = app.test_client().get("/boom", headers={"X-Request-ID": "boom-1"})
     assert resp.status_code == 500 and resp.mimetype == "application/problem+json"
     assert resp.headers["X-Request-ID"] == "boom-1"
 
 
 def test_browsers_may_send_and_read_the_request_id(client):
-    preflight = client.options(CHECK, headers={"Origin": "https://example.org", "Access-Control-Request-Method": "POST",
-                                               "Access-Control-Request-Headers": "content-type, x-request-id"})
+    preflight = client.options(
+        CHECK,
+        headers={
+            "Origin": "https://example.org",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type, x-request-id",
+        },
+    )
     allowed = {h.strip().lower() for h in preflight.headers["Access-Control-Allow-Headers"].split(",")}
     assert "x-request-id" in allowed
     resp = client.post(CHECK, json=LEGAL, headers={"Origin": "https://example.org"})
@@ -103,8 +115,7 @@ def test_one_json_line_per_request_with_its_fields(client, lines):
     client.post(CHECK, json=ILLEGAL, headers={"X-Request-ID": "log-1"})
     client.get("/no/such/path", headers={"X-Request-ID": "log-2"})
     first, second = lines()
-    assert set(first) == {"time", "request_id", "method", "route", "status", "duration_ms", "failed_rules",
-                          "problems"}
+    assert set(first) == {"time", "request_id", "method", "route", "status", "duration_ms", "failed_rules", "problems"}
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", first["time"])
     assert first["request_id"] == "log-1" and first["method"] == "POST" and first["route"] == CHECK
     assert first["status"] == 200 and first["failed_rules"] == ["place.opening-restriction"]
@@ -118,8 +129,8 @@ def test_a_batch_logs_the_failed_rules_of_every_item(client, lines):
     assert client.post("/v1/check/batch", json={"items": items}).status_code == 200
     (line,) = lines()
     assert line["route"] == "/v1/check/batch"
-    assert line["failed_rules"] == ["place.opening-restriction", "shape.range"]   # each once, in order met
-    assert line["problems"] == ["invalid-body"]   # h9 is not a cell: the item's problem
+    assert line["failed_rules"] == ["place.opening-restriction", "shape.range"]  # each once, in order met
+    assert line["problems"] == ["invalid-body"]  # h9 is not a cell: the item's problem
 
 
 def test_the_body_is_never_logged(client, lines, caplog):
@@ -148,7 +159,7 @@ def test_metrics_count_requests_verdicts_failed_rules_and_problems(client):
     }
     for body in (ILLEGAL, ILLEGAL, LEGAL, OUT_OF_RANGE):
         assert client.post(CHECK, json=body).status_code == 200
-    assert client.post(CHECK, json={"position": START_HPN}).status_code == 422       # no turn
+    assert client.post(CHECK, json={"position": START_HPN}).status_code == 422  # no turn
     assert client.get("/nowhere").status_code == 404
     assert client.post("/v1/check/batch", json={"items": [LEGAL, ILLEGAL, 7]}).status_code == 200
     after = {
@@ -164,13 +175,16 @@ def test_metrics_count_requests_verdicts_failed_rules_and_problems(client):
         "latency": sample("hexodic_http_request_duration_seconds_count", route=CHECK),
     }
     assert {k: after[k] - before[k] for k in before} == {
-        "ok": 4, "422": 1, "404": 1,
-        "legal": 2,          # LEGAL alone and in the batch
-        "illegal": 4,        # ILLEGAL twice, OUT_OF_RANGE, ILLEGAL in the batch
-        "opening": 3, "range": 1,
-        "invalid-body": 2,   # the missing turn, and the batch's item 7 (not an object)
+        "ok": 4,
+        "422": 1,
+        "404": 1,
+        "legal": 2,  # LEGAL alone and in the batch
+        "illegal": 4,  # ILLEGAL twice, OUT_OF_RANGE, ILLEGAL in the batch
+        "opening": 3,
+        "range": 1,
+        "invalid-body": 2,  # the missing turn, and the batch's item 7 (not an object)
         "not-found": 1,
-        "latency": 5,        # every /v1/check request
+        "latency": 5,  # every /v1/check request
     }
 
 
@@ -179,8 +193,13 @@ def test_metrics_are_prometheus_text(client):
     resp = client.get("/metrics")
     assert resp.status_code == 200 and resp.mimetype == "text/plain"
     families = {f.name: f for f in text_string_to_metric_families(resp.get_data(as_text=True))}
-    assert {"hexodic_http_requests", "hexodic_http_request_duration_seconds", "hexodic_verdicts",
-            "hexodic_failed_rules", "hexodic_problems"} <= set(families)
+    assert {
+        "hexodic_http_requests",
+        "hexodic_http_request_duration_seconds",
+        "hexodic_verdicts",
+        "hexodic_failed_rules",
+        "hexodic_problems",
+    } <= set(families)
     assert families["hexodic_http_request_duration_seconds"].type == "histogram"
     assert families["hexodic_verdicts"].type == "counter"
 
@@ -214,9 +233,10 @@ def test_readyz_is_503_when_the_checker_cannot_answer(monkeypatch, client, broke
         if broken == "raises":
             raise RuntimeError("broken worker")
         return type("V", (), {"legal": False})()
+
     monkeypatch.setattr(health, "check", check)
     resp = client.get("/readyz", headers={"X-Request-ID": "ready-1"})
     assert resp.status_code == 503 and resp.mimetype == "application/problem+json"
     assert resp.get_json()["type"].endswith(":not-ready")
     assert resp.headers["X-Request-ID"] == "ready-1"
-    assert client.get("/healthz").status_code == 200   # alive all the same
+    assert client.get("/healthz").status_code == 200  # alive all the same

@@ -19,7 +19,6 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.helpers import START_HPN
-
 from tests.web.gunicorn_server import HOST, running_gunicorn
 
 TIMEOUT = 10.0
@@ -32,11 +31,14 @@ LEGAL = {"position": START_HPN, "turn": "c3 +d4"}
 OUT_OF_RANGE = {"position": START_HPN, "turn": "c3 +g7"}
 
 # (method, path, body, expected status), the whole load
-LOAD = ([("POST", CHECK, ILLEGAL, 200)] * 30 + [("POST", CHECK, LEGAL, 200)] * 12
-        + [("POST", CHECK, OUT_OF_RANGE, 200)] * 6
-        + [("POST", BATCH, {"items": [LEGAL, ILLEGAL, 7]}, 200)] * 4   # item 7 is not an object: a problem
-        + [("POST", CHECK, "{", 400)] * 5                            # not JSON
-        + [("GET", "/nowhere", None, 404)] * 3)
+LOAD = (
+    [("POST", CHECK, ILLEGAL, 200)] * 30
+    + [("POST", CHECK, LEGAL, 200)] * 12
+    + [("POST", CHECK, OUT_OF_RANGE, 200)] * 6
+    + [("POST", BATCH, {"items": [LEGAL, ILLEGAL, 7]}, 200)] * 4  # item 7 is not an object: a problem
+    + [("POST", CHECK, "{", 400)] * 5  # not JSON
+    + [("GET", "/nowhere", None, 404)] * 3
+)
 
 # what /metrics must show for the load, counted from LOAD by hand
 EXPECTED = {
@@ -72,8 +74,11 @@ def _send(port: int, method: str, path: str, body, request_id: str | None = None
 
 
 def _samples(text: str) -> dict:
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
 
 
 def _workers(master: int) -> set[int]:
@@ -130,8 +135,15 @@ def run(tmp_path_factory):
         srv.proc.send_signal(signal.SIGTERM)
         exit_code = srv.proc.wait(timeout=15)
         log = srv.output(tail=None)
-    return {"phases": [(first_ids, first), (again_ids, again)], "scrapes": scrapes, "metrics_dirs": metrics_dirs,
-            "worker_files": worker_files, "exit_code": exit_code, "log": log, "tmp": tmp}
+    return {
+        "phases": [(first_ids, first), (again_ids, again)],
+        "scrapes": scrapes,
+        "metrics_dirs": metrics_dirs,
+        "worker_files": worker_files,
+        "exit_code": exit_code,
+        "log": log,
+        "tmp": tmp,
+    }
 
 
 def test_every_answer_is_as_expected_and_echoes_its_request_id(run):
@@ -168,9 +180,10 @@ def test_one_json_line_per_request_with_the_fields(run):
             assert line["route"] == (path if status != 404 else "unmatched")
             assert isinstance(line["duration_ms"], (int, float)) and re.match(r"\d{4}-\d\d-\d\dT", line["time"])
         assert mine[f"{prefix}-0"]["failed_rules"] == ["place.opening-restriction"]
-        assert mine[f"{prefix}-42"]["failed_rules"] == ["shape.range"]      # the first OUT_OF_RANGE
-        assert mine[f"{prefix}-48"]["failed_rules"] == ["place.opening-restriction"] and \
-            mine[f"{prefix}-48"]["problems"] == ["invalid-body"]             # the first batch
+        assert mine[f"{prefix}-42"]["failed_rules"] == ["shape.range"]  # the first OUT_OF_RANGE
+        assert mine[f"{prefix}-48"]["failed_rules"] == ["place.opening-restriction"] and mine[f"{prefix}-48"][
+            "problems"
+        ] == ["invalid-body"]  # the first batch
         assert mine[f"{prefix}-52"]["problems"] == ["invalid-json"]
     # gunicorn's own plain-text access line is gone: no line in Apache's combined format
     assert not re.search(r'"(GET|POST) /\S* HTTP/1\.[01]" \d{3}', run["log"])
@@ -185,7 +198,7 @@ def test_stops_cleanly_and_removes_its_metrics_dir(run):
 def test_a_given_metrics_dir_is_emptied_at_start_and_kept(tmp_path):
     given = tmp_path / "metrics"
     given.mkdir()
-    (given / "counter_99999.db").write_bytes(b"\0" * 16)   # an earlier run's file
+    (given / "counter_99999.db").write_bytes(b"\0" * 16)  # an earlier run's file
     with running_gunicorn(PROMETHEUS_MULTIPROC_DIR=str(given)) as srv:
         assert not (given / "counter_99999.db").exists()
         assert _send(srv.port, "POST", CHECK, LEGAL)[0] == 200

@@ -62,7 +62,8 @@ def test_committed_document_is_what_the_generator_makes():
     generated = as_yaml()
     assert committed == generated, (
         "openapi.yaml is out of date with checker/web/openapi.py and the schemas: "
-        "run `make openapi.yaml` and commit the result")
+        "run `make openapi.yaml` and commit the result"
+    )
 
 
 def test_service_serves_the_committed_document(client):
@@ -118,8 +119,11 @@ def _structural_problems(doc) -> list[str]:
             problems.append(f"{path}: path item is not a mapping")
             continue
         for method, op in item.items():
-            if method not in HTTP_METHODS and method not in ("summary", "description", "parameters", "servers") \
-                    and not method.startswith("x-"):
+            if (
+                method not in HTTP_METHODS
+                and method not in ("summary", "description", "parameters", "servers")
+                and not method.startswith("x-")
+            ):
                 problems.append(f"{path}: unknown path item key {method!r}")
                 continue
             if method not in HTTP_METHODS:
@@ -140,8 +144,9 @@ def _structural_problems(doc) -> list[str]:
                     if "/" not in media or not isinstance(mt, dict):
                         problems.append(f"{where} {code}: bad media type entry {media!r}")
                     elif not isinstance(mt.get("schema"), dict):
-                        problems.append(f"{where} {code} {media}: schema must be a Schema Object or $ref, "
-                                        f"got {mt.get('schema')!r}")
+                        problems.append(
+                            f"{where} {code} {media}: schema must be a Schema Object or $ref, got {mt.get('schema')!r}"
+                        )
             body = op.get("requestBody")
             if body is not None:
                 body = _resolve(doc, body)
@@ -151,8 +156,9 @@ def _structural_problems(doc) -> list[str]:
                 else:
                     for media, mt in content.items():
                         if not isinstance(mt, dict) or not isinstance(mt.get("schema"), dict):
-                            problems.append(f"{where} requestBody {media}: schema must be a Schema Object or "
-                                            f"$ref, got {mt!r}")
+                            problems.append(
+                                f"{where} requestBody {media}: schema must be a Schema Object or $ref, got {mt!r}"
+                            )
     schemas = (doc.get("components") or {}).get("schemas") or {}
     if not isinstance(schemas, dict):
         problems.append("components.schemas must be a mapping")
@@ -177,7 +183,8 @@ def test_structural_check_catches_broken_documents(doc):
     del bad["paths"]["/v1/check"]["post"]["responses"]["200"]["description"]
     bad["paths"]["/v1/validate"]["post"]["requestBody"]["content"]["application/json"]["schema"] = "Validate"
     bad["paths"]["/healthz"]["get"]["responses"]["200"]["content"]["application/json"]["schema"] = {
-        "$ref": "#/components/schemas/NoSuchSchema"}
+        "$ref": "#/components/schemas/NoSuchSchema"
+    }
     bad["openapi"] = "2.0"
     problems = "\n".join(_structural_problems(bad))
     assert "POST /v1/check 200: a response needs a description" in problems
@@ -200,7 +207,7 @@ def test_document_passes_the_openapi_3_meta_schema(doc):
     schemathesis.openapi.from_path(OPENAPI).validate()  # raises on an invalid document
     broken = copy.deepcopy(doc)
     broken["info"]["version"] = 3
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):  # noqa: B017 - schemathesis' error type is not part of its API
         schemathesis.openapi.from_dict(broken).validate()
 
 
@@ -226,9 +233,16 @@ def _doc_endpoints(doc) -> set[tuple[str, str]]:
 def test_every_app_route_is_documented(app, doc):
     routes = _app_endpoints(app)
     # the routes docs/api.md promises and this service has
-    for expected in [("POST", "/v1/check"), ("POST", "/v1/legal-turns"), ("POST", "/v1/validate"),
-                     ("GET", "/v1/rules"), ("GET", "/v1/start"), ("GET", "/healthz"),
-                     ("GET", "/openapi.yaml"), ("GET", "/docs")]:
+    for expected in [
+        ("POST", "/v1/check"),
+        ("POST", "/v1/legal-turns"),
+        ("POST", "/v1/validate"),
+        ("GET", "/v1/rules"),
+        ("GET", "/v1/start"),
+        ("GET", "/healthz"),
+        ("GET", "/openapi.yaml"),
+        ("GET", "/docs"),
+    ]:
         assert expected in routes
     missing = sorted(routes - _doc_endpoints(doc))
     assert missing == [], f"routes of the app that openapi.yaml does not describe: {missing}"
@@ -260,7 +274,8 @@ def test_every_endpoint_of_the_contract_is_served_and_documented(app, doc):
     not_served = sorted(promised - _app_endpoints(app))
     not_documented = sorted(promised - _doc_endpoints(doc))
     assert (not_served, not_documented) == ([], []), (
-        f"docs/api.md endpoints the app does not serve: {not_served}; not in openapi.yaml: {not_documented}")
+        f"docs/api.md endpoints the app does not serve: {not_served}; not in openapi.yaml: {not_documented}"
+    )
 
 
 def _operations(doc):
@@ -298,7 +313,8 @@ def test_every_request_body_is_described(doc):
         position = _resolve(doc, schema["properties"]["position"])
         kinds = position.get("oneOf") or position.get("anyOf") or []
         assert {"string", "object"} <= {_resolve(doc, k).get("type") for k in kinds}, (
-            f"POST {path}: position must accept an HPN string or a JSON object")
+            f"POST {path}: position must accept an HPN string or a JSON object"
+        )
     turn = _resolve(doc, _resolve(doc, posts["/v1/check"]["requestBody"])["content"]["application/json"]["schema"])
     turn_kinds = turn["properties"]["turn"].get("oneOf") or []
     assert {"string", "object"} <= {_resolve(doc, k).get("type") for k in turn_kinds}
@@ -310,8 +326,7 @@ def test_no_get_operation_takes_a_body(doc):
             assert "requestBody" not in op, f"GET {path} documents a body"
 
 
-_POSTS = sorted(p for p, item in yaml.safe_load(OPENAPI.read_text(encoding="utf-8"))["paths"].items()
-                if "post" in item)
+_POSTS = sorted(p for p, item in yaml.safe_load(OPENAPI.read_text(encoding="utf-8"))["paths"].items() if "post" in item)
 
 
 def test_the_posts_are_the_body_endpoints():
@@ -358,7 +373,8 @@ def test_the_document_is_built_from_the_endpoint_declarations(doc):
 
     declared = [ep for bp in blueprints() for ep in bp.endpoints]
     assert [(ep.method.lower(), ep.path) for ep in declared] == [
-        (m, p) for p, item in doc["paths"].items() for m in item if m in HTTP_METHODS]
+        (m, p) for p, item in doc["paths"].items() for m in item if m in HTTP_METHODS
+    ]
     for ep in declared:
         op = doc["paths"][ep.path][ep.method.lower()]
         assert op["summary"] == ep.summary and op["description"] == ep.description
@@ -398,7 +414,6 @@ def test_the_error_table_of_the_contract_lists_every_documented_error_status(doc
     listed = set()
     for row in re.findall(r"^\| ([0-9, ]+) \|", section, flags=re.M):
         listed |= {s.strip() for s in row.split(",")}
-    declared = {status for _, _, op in _operations(doc) for status in op.get("responses", {})
-                if status[0] in "45"}
+    declared = {status for _, _, op in _operations(doc) for status in op.get("responses", {}) if status[0] in "45"}
     assert declared - listed == set(), f"error statuses missing from docs/api.md: {sorted(declared - listed)}"
     assert {s for s in listed if s[0] == "5"} <= declared

@@ -21,10 +21,9 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 
 from checker.catalogue import RULES
-from checker.notation import START_HPN
 from checker.drawing.png import png_size
+from checker.notation import START_HPN
 from checker.web import create_app
-
 from tests.web.test_playground import AFTER_C3, TIER_SUM_BROKEN
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
@@ -76,6 +75,7 @@ def game_url(turns=GAME, **extra) -> str:
 
 # ------------------------------------------------------------------------------- /check
 
+
 def test_check_page_shows_the_verdict_without_scripts(client):
     resp = client.get(check_url())
     assert resp.status_code == 200 and resp.mimetype == "text/html"
@@ -85,7 +85,7 @@ def test_check_page_shows_the_verdict_without_scripts(client):
     assert [r for r, s in page.rows.items() if s == "failed"] == ["place.opening-restriction"]
     assert page.rows["place.reserve"] == "passed" and page.rows["place.cooldown"] == "not_applicable"
     verdict = client.post("/v1/check", json={"position": START_HPN, "turn": "d4 +c3"}).get_json()
-    assert verdict["summary"] in page.words                       # the same summary as the API's
+    assert verdict["summary"] in page.words  # the same summary as the API's
     assert "\u2717 failed" in page.words and "\u2713 passed" in page.words and "\u2013 not applicable" in page.words
     # the failed rule's text from the catalogue, linked to the rules reference
     assert RULES["place.opening-restriction"].text in page.words
@@ -105,7 +105,7 @@ def test_check_page_open_graph_tags_name_the_matching_picture(client):
     assert page.meta["og:title"].startswith("Illegal: d4 +c3")
     assert page.meta["twitter:card"] == "summary_large_image"
     image = urlsplit(page.meta["og:image"])
-    assert (image.scheme, image.netloc, image.path) == ("http", "localhost", "/v1/render.png")   # absolute
+    assert (image.scheme, image.netloc, image.path) == ("http", "localhost", "/v1/render.png")  # absolute
     assert parse_qs(image.query) == {"position": [START_HPN], "turn": ["d4 +c3"]}
     assert page.meta["twitter:image"] == page.meta["og:image"]
     png = client.get(image.path + "?" + image.query)
@@ -116,7 +116,7 @@ def test_check_page_open_graph_tags_name_the_matching_picture(client):
 def test_a_legal_turn_shows_its_outcome(client):
     page = parse(client.get(check_url(turn="c3 +d4")))
     assert "failed" not in page.rows.values()
-    assert AFTER_C3 in page.words                                 # worked out in test_playground.py
+    assert AFTER_C3 in page.words  # worked out in test_playground.py
     assert page.meta["og:title"].startswith("Legal: c3 +d4")
 
 
@@ -125,11 +125,15 @@ def test_absolute_links_follow_the_proxy_headers_only_when_configured():
     plain = create_app({"TESTING": True}).test_client()
     assert parse(plain.get(check_url(), headers=forwarded)).meta["og:image"].startswith("http://localhost/")
     proxied = create_app({"TESTING": True, "PROXIES": 1}).test_client()
-    assert parse(proxied.get(check_url(), headers=forwarded)).meta["og:image"].startswith(
-        "https://check.hexodic.example/v1/render.png?")
+    assert (
+        parse(proxied.get(check_url(), headers=forwarded))
+        .meta["og:image"]
+        .startswith("https://check.hexodic.example/v1/render.png?")
+    )
 
 
 # -------------------------------------------------------------------------------- /game
+
 
 def test_game_page_stops_at_the_first_illegal_turn(client):
     resp = client.get(game_url())
@@ -137,7 +141,7 @@ def test_game_page_stops_at_the_first_illegal_turn(client):
     page = parse(resp)
     items = re.findall(r'<li data-status="([a-z_]+)">', resp.get_data(as_text=True))
     assert items == ["passed", "passed", "failed"]
-    assert "Turn 3" in page.words                                 # opens the first illegal turn
+    assert "Turn 3" in page.words  # opens the first illegal turn
     assert page.rows["place.empty"] == "failed"
     assert "e5 holds B's stone" in page.words
     assert RULES["place.empty"].text in page.words
@@ -155,9 +159,9 @@ def test_game_page_stops_at_the_first_illegal_turn(client):
 def test_game_page_at_a_legal_turn_and_at_the_end(client):
     page = parse(client.get(game_url(at=2)))
     assert "Turn 2" in page.words and "B Places on e5" in page.words
-    assert "The first illegal turn: turn 3" in page.words         # still shown in full
+    assert "The first illegal turn: turn 3" in page.words  # still shown in full
     assert page.rows["place.empty"] == "failed"
-    end = client.get(game_url(turns="c3 +d4;e5 +d4"))            # every turn legal: opens the final position
+    end = client.get(game_url(turns="c3 +d4;e5 +d4"))  # every turn legal: opens the final position
     words = parse(end).words
     assert "After the last turn" in words and "Every turn is legal" in words
     assert "0000/00000/000A000/0002000/0000B00/00000/0000 A 6:3:6:0:1:P:- 6:3:6:0:1:P:- 2" in words
@@ -168,6 +172,7 @@ def test_score_sheet_move_numbers_are_allowed(client):
 
 
 # --------------------------------------------------------------------- framing and embed
+
 
 def test_pages_may_not_be_framed_by_default(client):
     for path in ("/", check_url(), game_url()):
@@ -189,7 +194,7 @@ def test_embed_mode_drops_the_page_chrome(client):
     full, embedded = parse(client.get(check_url())), parse(client.get(check_url(embed=1)))
     assert {t for t, _ in full.tags} >= {"header", "footer", "nav"}
     assert not {t for t, _ in embedded.tags} & {"header", "footer", "nav"}
-    assert embedded.rows == full.rows                              # the verdict stays
+    assert embedded.rows == full.rows  # the verdict stays
     game = parse(client.get(game_url(embed=1)))
     turn_links = [h for h in game.links if h.startswith("/game?")]
     assert turn_links and all(parse_qs(urlsplit(h).query)["embed"] == ["1"] for h in turn_links)
@@ -197,20 +202,24 @@ def test_embed_mode_drops_the_page_chrome(client):
 
 # ----------------------------------------------------------------------------- bad links
 
-@pytest.mark.parametrize("path, field, words", [
-    ("/check?turn=d4", "position", "Missing"),
-    (check_url(position="0000 A"), "position", "HPN"),
-    (check_url(position=TIER_SUM_BROKEN), "position", "tier"),
-    (check_url(turn="d4 ++c3"), "turn", "HTN"),
-    ("/check?" + urlencode({"position": START_HPN}), "turn", "Missing"),
-    ("/game", "turns", "Missing"),
-    (game_url(turns=";;"), "turns", "No turn"),
-    (game_url(turns="c3 +d4;zz"), "turns.1", "turn 2"),
-    (game_url(turns=";".join(["c3 +d4"] * 61)), "turns", "61 turns"),
-    (game_url(at=0), "at", "1"),
-    (game_url(at=4), "at", "turn 4 was not checked"),
-    (game_url(turns="c3 +d4", at=3), "at", "final position"),
-])
+
+@pytest.mark.parametrize(
+    "path, field, words",
+    [
+        ("/check?turn=d4", "position", "Missing"),
+        (check_url(position="0000 A"), "position", "HPN"),
+        (check_url(position=TIER_SUM_BROKEN), "position", "tier"),
+        (check_url(turn="d4 ++c3"), "turn", "HTN"),
+        ("/check?" + urlencode({"position": START_HPN}), "turn", "Missing"),
+        ("/game", "turns", "Missing"),
+        (game_url(turns=";;"), "turns", "No turn"),
+        (game_url(turns="c3 +d4;zz"), "turns.1", "turn 2"),
+        (game_url(turns=";".join(["c3 +d4"] * 61)), "turns", "61 turns"),
+        (game_url(at=0), "at", "1"),
+        (game_url(at=4), "at", "turn 4 was not checked"),
+        (game_url(turns="c3 +d4", at=3), "at", "final position"),
+    ],
+)
 def test_bad_links_get_a_page_for_a_browser_and_a_problem_for_a_client(client, path, field, words):
     api = client.get(path)
     assert api.status_code == 422 and api.mimetype == "application/problem+json"

@@ -61,10 +61,15 @@ def test_over_the_budget_is_a_422_naming_depth_and_refused_early(client):
 
 
 def test_bad_bodies_name_the_field(client):
-    for body, path in [({"position": START}, "depth"), ({"position": START, "depth": "2"}, "depth"),
-                       ({"position": START, "depth": 61}, "depth"), ({"position": START, "depth": -1}, "depth"),
-                       ({"position": START, "depth": 1, "divide": 1}, "divide"), ({"depth": 1}, "position"),
-                       ({"position": "0000 A", "depth": 1}, "position")]:
+    for body, path in [
+        ({"position": START}, "depth"),
+        ({"position": START, "depth": "2"}, "depth"),
+        ({"position": START, "depth": 61}, "depth"),
+        ({"position": START, "depth": -1}, "depth"),
+        ({"position": START, "depth": 1, "divide": 1}, "divide"),
+        ({"depth": 1}, "position"),
+        ({"position": "0000 A", "depth": 1}, "position"),
+    ]:
         resp = _post(client, body)
         assert resp.status_code == 422, body
         assert [e["path"] for e in resp.get_json()["errors"]] == [path], body

@@ -30,7 +30,7 @@ from tests.web.test_playground import CHROMIUM, CHROMIUM_ARGS, START_HPN, UI_TIM
 
 WIDTHS = (320, 375, 1280)
 SCHEMES = ("light", "dark")
-HEIGHT = 812                       # an iPhone X's screen: the issue's measurements
+HEIGHT = 812  # an iPhone X's screen: the issue's measurements
 MIN_LABEL_PX = 11.0
 THEME = "/static/playground/theme.css"
 
@@ -43,6 +43,7 @@ PAGES = {
 
 
 # ------------------------------------------------------------------ the palette, via the test client --
+
 
 def test_theme_css_is_served_like_the_other_assets_and_is_package_data(client):
     from importlib import resources
@@ -58,7 +59,7 @@ def test_theme_css_has_a_light_and_a_dark_palette(client):
     css = client.get(THEME).get_data(as_text=True)
     assert "color-scheme: light dark" in css
     light, dark = css.split("@media (prefers-color-scheme: dark)")
-    names = lambda text: set(re.findall(r"(--[\w-]+):", text))   # noqa: E731
+    names = lambda text: set(re.findall(r"(--[\w-]+):", text))  # noqa: E731
     # the dark scheme sets every page colour again (not the board's, which keeps its light frame)
     assert names(dark) == {n for n in names(light) if not n.startswith("--board-")}
     assert {"--ink", "--paper", "--panel", "--accent", "--pass", "--fail", "--current", "--input-line"} <= names(dark)
@@ -87,6 +88,7 @@ def test_the_rules_pages_scrolling_tables_are_named_regions_the_keyboard_reaches
 
 
 # --------------------------------------------------------------------------------- in a real browser --
+
 
 @pytest.fixture(scope="module")
 def base():
@@ -162,7 +164,9 @@ def _state_ok(page, state: str) -> None:
 
 
 def _highlighted(page) -> set[str]:
-    return set(page.eval_on_selector_all("#board-view g.cell[data-highlight='true']", "gs => gs.map(g => g.dataset.cell)"))
+    return set(
+        page.eval_on_selector_all("#board-view g.cell[data-highlight='true']", "gs => gs.map(g => g.dataset.cell)")
+    )
 
 
 def _press(page, name: str) -> None:
@@ -206,7 +210,7 @@ def test_the_playground_through_a_turn(base, page, width, scheme):
             '#position-panel'].map(s => [s, document.querySelector(s).getBoundingClientRect().toJSON()]))""")
         assert 0 <= boxes[".turn-panel"]["top"] - boxes[".board-panel"]["bottom"] <= 16
         assert boxes[".result-panel"]["top"] < boxes["#position-panel"]["top"]
-        assert boxes[".board-panel"]["width"] >= width - 16          # the board uses the width
+        assert boxes[".board-panel"]["width"] >= width - 16  # the board uses the width
 
     # --- an illegal Check: A's first Place on the centre (the opening restriction) and no Shape
     _click_cell(page, "d4")
@@ -218,8 +222,9 @@ def test_the_playground_through_a_turn(base, page, width, scheme):
     summary = page.evaluate("document.getElementById('verdict-summary').getBoundingClientRect().toJSON()")
     assert summary["top"] >= 0 and summary["bottom"] <= HEIGHT, f"the verdict's summary is out of view: {summary}"
     # one live region, the status line, and it says one short line
-    live = page.evaluate("[...document.querySelectorAll('[aria-live], [role=status], [role=alert], [role=log]')]"
-                         ".map(e => e.id)")
+    live = page.evaluate(
+        "[...document.querySelectorAll('[aria-live], [role=status], [role=alert], [role=log]')].map(e => e.id)"
+    )
     assert live == ["message"]
     message = page.inner_text("#message")
     assert message.startswith("Checked d4: illegal") and "\n" not in message and len(message) <= 120, message
@@ -253,12 +258,12 @@ def test_the_playground_through_a_turn(base, page, width, scheme):
     page.wait_for_selector("#board-view[data-shows='highlight'] g.cell[data-highlight='true']")
     assert toggle.get_attribute("aria-pressed") == "true"
     lit = _highlighted(page)
-    assert lit and "c3" not in lit                       # B's Place: an empty cell, not A's stone's
+    assert lit and "c3" not in lit  # B's Place: an empty cell, not A's stone's
     one = sorted(lit)[0]
     assert "a legal choice" in page.locator(f"#board-view g.cell[data-cell='{one}']").get_attribute("aria-label")
     legal_outline = page.evaluate(OUTLINE, one)
-    assert legal_outline["stroke"] != failed_outline["stroke"]          # not the failed check's colour ...
-    assert legal_outline["dash"] != failed_outline["dash"]              # ... nor colour alone: dotted, not solid
+    assert legal_outline["stroke"] != failed_outline["stroke"]  # not the failed check's colour ...
+    assert legal_outline["dash"] != failed_outline["dash"]  # ... nor colour alone: dotted, not solid
     assert page.locator("#highlight-note").is_visible()
     _state_ok(page, "with the legal turns shown")
     assert_accessible(page)
@@ -286,7 +291,9 @@ def test_the_other_pages_fit_follow_the_colour_scheme_and_pass_axe(base, page, w
             # the permalink's board: its cell labels readable from an iPhone X's width up
             smallest = page.evaluate(SMALLEST_LABEL.replace("#board-view", "figure.board-figure"))
             assert smallest >= MIN_LABEL_PX, f"{name}: a cell label is {smallest:.1f} px"
-        colours = page.evaluate("[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]")
+        colours = page.evaluate(
+            "[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]"
+        )
         background, ink = (_luminance(c) for c in colours)
         if scheme == "dark":
             assert background < 0.15 and ink > 0.7, (name, colours)

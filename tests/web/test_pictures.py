@@ -13,9 +13,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from checker.notation import START_HPN
 from checker.drawing.png import png_size
-
+from checker.notation import START_HPN
 from tests.web.test_playground import TIER_SUM_BROKEN
 
 PNG, SVG = "/v1/render.png", "/v1/render.svg"
@@ -39,7 +38,9 @@ def test_svg_draws_the_verdict_and_the_highlight(client):
     svg = resp.get_data(as_text=True)
     assert "Illegal" in svg and 'id="project-mark"' in svg
     # the failed check names d4; a1 and g7 are asked for
-    lit = set(re.findall(r'<g id="cell-[a-g][1-7]" class="cell" data-cell="([a-g][1-7])"[^>]*data-highlight="true"', svg))
+    lit = set(
+        re.findall(r'<g id="cell-[a-g][1-7]" class="cell" data-cell="([a-g][1-7])"[^>]*data-highlight="true"', svg)
+    )
     assert lit == {"a1", "d4", "g7"}
     # the same picture as POST /v1/render
     posted = client.post("/v1/render", json={"position": START_HPN, "turn": "d4 +c3", "highlight": ["a1", "g7"]})
@@ -49,7 +50,7 @@ def test_svg_draws_the_verdict_and_the_highlight(client):
 def test_conditional_get_answers_304(client):
     first = client.get(url(PNG, position=START_HPN, turn="c3 +d4", size=200))
     etag = first.headers["ETag"]
-    assert etag.startswith('"') and not etag.startswith("W/")          # a strong ETag
+    assert etag.startswith('"') and not etag.startswith("W/")  # a strong ETag
     assert first.headers["Cache-Control"] == "public, max-age=86400, immutable"
     again = client.get(url(PNG, position=START_HPN, turn="c3 +d4", size=200), headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.data == b""
@@ -68,25 +69,36 @@ def test_etag_follows_the_canonical_query(client):
     # the same picture written differently: spacing and letter case of the turn, order of the cells
     assert tag(position=START_HPN, turn="  C3   +D4 ", highlight="b2,a1", size=300) == base
     # a different picture: every part of the query counts
-    assert len({base, tag(position=START_HPN, turn="c3 +d4", highlight="a1,b2", size=301),
+    assert (
+        len(
+            {
+                base,
+                tag(position=START_HPN, turn="c3 +d4", highlight="a1,b2", size=301),
                 tag(position=START_HPN, turn="c3 +e4", highlight="a1,b2", size=300),
                 tag(position=START_HPN, turn="c3 +d4", highlight="a1", size=300),
                 tag(position=START_HPN, highlight="a1,b2", size=300),
-                tag(SVG, position=START_HPN, turn="c3 +d4", highlight="a1,b2")}) == 6
+                tag(SVG, position=START_HPN, turn="c3 +d4", highlight="a1,b2"),
+            }
+        )
+        == 6
+    )
 
 
 @pytest.mark.parametrize("path", [PNG, SVG])
-@pytest.mark.parametrize("query, field, words", [
-    ({}, "position", "Missing"),
-    ({"position": "not a position"}, "position", "HPN"),
-    ({"position": TIER_SUM_BROKEN}, "position", "tier"),
-    ({"position": START_HPN, "turn": "c3 ++d4"}, "turn", "HTN"),
-    ({"position": START_HPN, "highlight": "c3,z9"}, "highlight", "z9"),
-    ({"position": START_HPN, "highlight": "c3,c3"}, "highlight", "twice"),
-    ({"position": START_HPN, "size": "99"}, "size", "100"),
-    ({"position": START_HPN, "size": "1601"}, "size", "1600"),
-    ({"position": START_HPN, "size": "big"}, "size", "integer"),
-])
+@pytest.mark.parametrize(
+    "query, field, words",
+    [
+        ({}, "position", "Missing"),
+        ({"position": "not a position"}, "position", "HPN"),
+        ({"position": TIER_SUM_BROKEN}, "position", "tier"),
+        ({"position": START_HPN, "turn": "c3 ++d4"}, "turn", "HTN"),
+        ({"position": START_HPN, "highlight": "c3,z9"}, "highlight", "z9"),
+        ({"position": START_HPN, "highlight": "c3,c3"}, "highlight", "twice"),
+        ({"position": START_HPN, "size": "99"}, "size", "100"),
+        ({"position": START_HPN, "size": "1601"}, "size", "1600"),
+        ({"position": START_HPN, "size": "big"}, "size", "integer"),
+    ],
+)
 def test_bad_queries_are_422_problems_naming_the_field(client, path, query, field, words):
     # (size is validated for both, and used by the PNG)
     resp = client.get(url(path, **query))

@@ -27,8 +27,16 @@ import pytest
 from tests.web.gunicorn_server import ROOT, running_gunicorn
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SCREENSHOT = ROOT / "docs" / "playground.png"
 UI_TIMEOUT_MS = 10_000
 
@@ -57,12 +65,13 @@ def steps(a: str, b: str) -> int:
 
 # --------------------------------------------------------------------- the page, via the test client --
 
+
 class _Refs(HTMLParser):
     """Every URL-bearing attribute of the page, and its form controls."""
 
     def __init__(self):
         super().__init__()
-        self.refs: list[tuple[str, str, str]] = []     # (tag, attribute, value)
+        self.refs: list[tuple[str, str, str]] = []  # (tag, attribute, value)
         self.tags: list[tuple[str, dict]] = []
         self.labels_for: set[str] = set()
         self._open: list[str] = []
@@ -130,7 +139,7 @@ def test_assets_answer_200_with_their_content_types(client):
     for url, tag in _assets(refs).items():
         if url.startswith("data:"):
             continue
-        path = urljoin("/", url)                 # how a browser resolves it against "/"
+        path = urljoin("/", url)  # how a browser resolves it against "/"
         resp = client.get(path)
         assert resp.status_code == 200, path
         assert resp.mimetype == expected[tag], (path, resp.mimetype)
@@ -142,8 +151,11 @@ def test_assets_answer_200_with_their_content_types(client):
         assert not re.search(r"https?://", body), path
         assert "@import" not in body and "url(" not in body
         seen.add(path)
-    assert seen == {"/static/playground/theme.css", "/static/playground/playground.js",
-                    "/static/playground/playground.css"}
+    assert seen == {
+        "/static/playground/theme.css",
+        "/static/playground/playground.js",
+        "/static/playground/playground.css",
+    }
 
 
 def test_page_forbids_other_origins(client):
@@ -167,8 +179,12 @@ def test_page_and_assets_are_package_data(client):
 
 
 def test_unknown_assets_are_404_problems(client):
-    for path in ("/static/playground/index.html.bak", "/static/playground/playground.py",
-                 "/static/playground/..%2fplayground.py", "/static/playground/%2e%2e/api.py"):
+    for path in (
+        "/static/playground/index.html.bak",
+        "/static/playground/playground.py",
+        "/static/playground/..%2fplayground.py",
+        "/static/playground/%2e%2e/api.py",
+    ):
         resp = client.get(path)
         assert resp.status_code == 404, path
         assert resp.mimetype == "application/problem+json", path
@@ -209,13 +225,16 @@ def test_every_control_is_a_labelled_button_or_input(client):
 
 # --------------------------------------------------------------------------------- in a real browser --
 
+
 def _missing_browser() -> str | None:
     missing = []
     if not os.access(CHROMIUM, os.X_OK):
         missing.append(f"{CHROMIUM} is missing: install it with `apt-get install chromium chromium-driver`")
     if importlib.util.find_spec("playwright") is None:
-        missing.append("the playwright package is missing: install it with `.venv/bin/pip install playwright` "
-                       "(do not run `playwright install`; the system Chromium is used)")
+        missing.append(
+            "the playwright package is missing: install it with `.venv/bin/pip install playwright` "
+            "(do not run `playwright install`; the system Chromium is used)"
+        )
     return "; ".join(missing) or None
 
 
@@ -266,11 +285,19 @@ class Page:
         self.failed: list[str] = []
         self.foreign: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error"
-                     and not m.text.startswith("Failed to load resource") else None)
+        self.page.on(
+            "console",
+            lambda m: (
+                self.errors.append(m.text)
+                if m.type == "error" and not m.text.startswith("Failed to load resource")
+                else None
+            ),
+        )
         self.page.on("response", lambda r: self.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
-        self.page.on("request", lambda r: None if r.url.startswith(base) or r.url.startswith("data:")
-                     else self.foreign.append(r.url))
+        self.page.on(
+            "request",
+            lambda r: None if r.url.startswith(base) or r.url.startswith("data:") else self.foreign.append(r.url),
+        )
 
     def settle(self):
         """Wait until the page has no request or drawing in flight (body[data-busy] cleared)."""
@@ -305,11 +332,15 @@ class Page:
 
     def statuses(self) -> dict[str, str]:
         return self.page.eval_on_selector_all(
-            "#result tr.check", "rows => Object.fromEntries(rows.map(r => [r.dataset.rule, r.dataset.status]))")
+            "#result tr.check", "rows => Object.fromEntries(rows.map(r => [r.dataset.rule, r.dataset.status]))"
+        )
 
     def highlighted(self) -> set[str]:
-        return set(self.page.eval_on_selector_all(
-            "#board-view g.cell[data-highlight='true']", "gs => gs.map(g => g.dataset.cell)"))
+        return set(
+            self.page.eval_on_selector_all(
+                "#board-view g.cell[data-highlight='true']", "gs => gs.map(g => g.dataset.cell)"
+            )
+        )
 
     def wait_highlight(self, name: str, value: str):
         self.page.wait_for_selector(f"#board-view g.cell[data-cell='{name}'][data-highlight='{value}']")
@@ -345,15 +376,15 @@ def test_scenario_opening_restriction_then_legal_turn_and_play_on(pg, tmp_path):
     row = pg.row("place.opening-restriction")
     assert row.get_attribute("data-status") == "failed"
     status_cell = row.locator("td.status").inner_text()
-    assert "\u2717" in status_cell and "failed" in status_cell        # a symbol AND a word
+    assert "\u2717" in status_cell and "failed" in status_cell  # a symbol AND a word
     assert "Step 1/2: Place" in row.inner_text()
     assert row.locator("a", has_text="more").get_attribute("href") == "https://hexodic.com/rules/project"
     assert "Illegal" in page.inner_text("#verdict-head")
-    pg.wait_highlight("d4", "true")                                   # the board re-drawn with the turn
+    pg.wait_highlight("d4", "true")  # the board re-drawn with the turn
     assert "d4" in pg.highlighted()
-    assert pg.statuses()["place.reserve"] == "passed"                 # 7 stones in reserve
+    assert pg.statuses()["place.reserve"] == "passed"  # 7 stones in reserve
     assert "\u2713" in pg.row("place.reserve").inner_text()
-    assert pg.statuses()["place.cooldown"] == "not_applicable"        # no capture cooldown
+    assert pg.statuses()["place.cooldown"] == "not_applicable"  # no capture cooldown
     assert "\u2013" in pg.row("place.cooldown").inner_text()
     assert pg.button("Play on").is_disabled()
 
@@ -364,7 +395,7 @@ def test_scenario_opening_restriction_then_legal_turn_and_play_on(pg, tmp_path):
 
     # Place on c3 (1 step from d4) and raise d4 (1 step from c3, tier 0 -> 1): legal
     pg.click_cell("c3")
-    pg.click_cell("d4")                                             # "raise" is the default Shape kind
+    pg.click_cell("d4")  # "raise" is the default Shape kind
     assert pg.htn() == "c3 +d4"
     pg.check()
     assert "Legal" in page.inner_text("#verdict-head")
@@ -410,25 +441,25 @@ def test_keyboard_only(pg):
     pg.open()
     page = pg.page
     active = "document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.cell : null"
-    for _ in range(30):                          # Tab into the board: its one tab stop is the centre
+    for _ in range(30):  # Tab into the board: its one tab stop is the centre
         page.keyboard.press("Tab")
         if page.evaluate(active):
             break
     assert page.evaluate(active) == "d4"
-    page.keyboard.press("ArrowUp")               # the row above, nearest cell, up-left on a tie: c3
+    page.keyboard.press("ArrowUp")  # the row above, nearest cell, up-left on a tie: c3
     assert page.evaluate(active) == "c3"
-    page.keyboard.press("Enter")                 # Place on c3
+    page.keyboard.press("Enter")  # Place on c3
     pg.settle()
     assert pg.htn() == "c3"
     assert "chosen: Place" in pg.cell("c3").get_attribute("aria-label")
     assert pg.cell("c3").get_attribute("role") == "button"
-    page.keyboard.press("ArrowDown")             # back down, down-right on a tie: d4
+    page.keyboard.press("ArrowDown")  # back down, down-right on a tie: d4
     assert page.evaluate(active) == "d4"
-    page.keyboard.press(" ")                     # raise d4
+    page.keyboard.press(" ")  # raise d4
     pg.settle()
     assert pg.htn() == "c3 +d4"
     focused = "document.activeElement.textContent"
-    for _ in range(30):                          # Tab on to the Check button
+    for _ in range(30):  # Tab on to the Check button
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.id") == "check":
             break
@@ -451,7 +482,7 @@ def test_show_legal_turns_highlights_projects_then_shapes(pg):
     assert pg.highlighted() == set(CELL_NAMES) - {"d4"}
     assert "36 cells" in page.inner_text("#highlight-note")
 
-    pg.click_cell("c3")                                       # the Project chosen: Place on c3
+    pg.click_cell("c3")  # the Project chosen: Place on c3
     expect(page.locator("#highlight-note")).to_contain_text("begin with c3")
     pg.wait_highlight("g7", "false")
     # legal Shapes: every cell within 2 steps of c3 (all on the board, as c3 is 1 step from the centre:
@@ -461,14 +492,14 @@ def test_show_legal_turns_highlights_projects_then_shapes(pg):
     assert pg.highlighted() == within2
     note = page.inner_text("#highlight-note")
     assert "19 legal turns begin with c3" in note and "+e5" in note and "\u2212" not in note
-    assert "may also be left out" not in note                   # the Shape is mandatory here
+    assert "may also be left out" not in note  # the Shape is mandatory here
 
 
 def test_typed_turns_and_their_errors(pg):
     pg.open()
     page = pg.page
     page.fill("#htn", "c3 -d4")
-    assert "lower d4" in page.inner_text("#turn-parts")      # the typed turn is read back
+    assert "lower d4" in page.inner_text("#turn-parts")  # the typed turn is read back
     pg.check()
     # d4 is tier 0; a lower needs tier 1 or 2 (RULES §5)
     assert pg.statuses()["shape.tier-limit"] == "failed"
@@ -490,7 +521,7 @@ def test_pasted_positions(pg):
     row = page.locator("#validation tr[data-rule='position.tier-sum']")
     assert row.get_attribute("data-status") == "failed" and "failed" in row.inner_text()
     assert "Not consistent" in page.inner_text("#validation")
-    assert pg.cell("g7").get_attribute("data-tier") == "0"      # the board still shows the start
+    assert pg.cell("g7").get_attribute("data-tier") == "0"  # the board still shows the start
 
     # on a narrow screen the page, checklist included, still fits: no sideways scrolling
     page.set_viewport_size({"width": 400, "height": 800})
@@ -513,7 +544,7 @@ def test_a_move_built_by_clicking(pg):
     pg.load(ALL_PLACED)
     page.wait_for_selector("#board-view g.cell[data-cell='b3'][data-stone='A']")
     assert "empty reserve" in page.inner_text("#step-hint")
-    pg.click_cell("b3")                      # A's reserve is empty: a stone, then its destination
+    pg.click_cell("b3")  # A's reserve is empty: a stone, then its destination
     assert "Move from b3" in page.inner_text("#turn-parts")
     pg.click_cell("c3")
     pg.click_cell("c4")
@@ -522,8 +553,14 @@ def test_a_move_built_by_clicking(pg):
     s = pg.statuses()
     # reserve 0; b3 holds A's stone; c3 (row+1, same column) is a neighbour of b3 and empty;
     # c4 is 1 step from the landing cell c3 and tier 0
-    for rule in ("move.reserve-empty", "move.own-stone", "move.adjacent", "move.destination",
-                 "shape.range", "shape.tier-limit"):
+    for rule in (
+        "move.reserve-empty",
+        "move.own-stone",
+        "move.adjacent",
+        "move.destination",
+        "shape.range",
+        "shape.tier-limit",
+    ):
         assert s[rule] == "passed", rule
     assert "Step 1/2: Move" in pg.row("move.adjacent").inner_text()
     assert page.inner_text("#result-hpn") == ALL_PLACED_AFTER

@@ -6,7 +6,6 @@ import pytest
 
 from checker.web import create_app
 from tests.helpers import START_HPN
-
 from tests.web.schema_validation import assert_component
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -19,6 +18,7 @@ def client():
 
 # -- replay ---------------------------------------------------------------------------------------
 
+
 def test_replay_stops_at_the_first_illegal_turn(client):
     # c3 +d4 (A), e5 +d4 (B: d4 now Tier 2), then A Places on e5, which holds B's stone: place.empty.
     r = client.post("/v1/replay", json={"turns": ["c3 +d4", "e5 +d4", "e5 +d5"]})
@@ -29,8 +29,7 @@ def test_replay_stops_at_the_first_illegal_turn(client):
     assert body["first_illegal"]["index"] == 2
     assert body["first_illegal"]["verdict"]["violations"] == ["place.empty"]
     # final = the position after turn 2: A on c3, B on e5, d4 Tier 2, each with one raise and 6 in reserve
-    assert body["final"]["hpn"] == ("0000/00000/000A000/0002000/0000B00/00000/0000 A "
-                                    "6:3:6:0:1:P:- 6:3:6:0:1:P:- 2")
+    assert body["final"]["hpn"] == ("0000/00000/000A000/0002000/0000B00/00000/0000 A 6:3:6:0:1:P:- 6:3:6:0:1:P:- 2")
     assert body["game"]["over"] is False and body["game"]["repetition"] == "evaluated"
 
 
@@ -46,8 +45,9 @@ def test_replay_from_another_start_without_history_does_not_evaluate_repetition(
     body = client.post("/v1/replay", json={"start": start, "turns": ["e5 +d4"]}).get_json()
     assert body["legal"] is True
     assert body["game"]["repetition"] == "not_evaluated"
-    with_history = client.post("/v1/replay", json={"start": start, "history": [START_HPN],
-                                                  "turns": ["e5 +d4"]}).get_json()
+    with_history = client.post(
+        "/v1/replay", json={"start": start, "history": [START_HPN], "turns": ["e5 +d4"]}
+    ).get_json()
     assert with_history["game"]["repetition"] == "evaluated"
 
 
@@ -79,13 +79,16 @@ def test_replay_limits_and_errors(client):
 
 # -- batch ----------------------------------------------------------------------------------------
 
+
 def test_batch_answers_each_item_in_order_and_a_bad_item_does_not_spoil_the_others(client):
-    items = [{"position": START_HPN, "turn": "c3 +d4"},
-             {"position": START_HPN, "turn": "d4 +c3"},
-             {"position": START_HPN, "turn": "c3 +h9"},
-             7,
-             {"position": START_HPN[:-1] + "1", "turn": "c3"},
-             {"position": START_HPN, "turn": "b2 +c3"}]
+    items = [
+        {"position": START_HPN, "turn": "c3 +d4"},
+        {"position": START_HPN, "turn": "d4 +c3"},
+        {"position": START_HPN, "turn": "c3 +h9"},
+        7,
+        {"position": START_HPN[:-1] + "1", "turn": "c3"},
+        {"position": START_HPN, "turn": "b2 +c3"},
+    ]
     r = client.post("/v1/check/batch", json={"items": items})
     assert r.status_code == 200
     body = r.get_json()
@@ -114,6 +117,7 @@ def test_batch_limits(client):
 
 
 # -- render ---------------------------------------------------------------------------------------
+
 
 def _cells(svg: bytes) -> dict:
     root = ET.fromstring(svg)

@@ -68,15 +68,24 @@ def test_an_anchor_for_every_rule_id_and_decided_reading(page):
         assert rule in p.ids, rule
     for n in range(1, 16):
         assert f"D-{n}" in p.ids
-    for other in ("capture.move", "capture.encirclement", "capture.echo", "end.takeover", "end.network",
-                  "end.strangle", "end.repetition", "end.threefold", "end.tiebreak"):
+    for other in (
+        "capture.move",
+        "capture.encirclement",
+        "capture.echo",
+        "end.takeover",
+        "end.network",
+        "end.strangle",
+        "end.repetition",
+        "end.threefold",
+        "end.tiebreak",
+    ):
         assert other in p.ids, other
     assert set(ENTRIES) <= set(p.ids)
 
 
 def test_the_notation_section_shows_the_start_position(client):
     text = client.get("/rules").get_data(as_text=True)
-    section = text[text.index('<section id="notation">'):text.index('<section id="json">')]
+    section = text[text.index('<section id="notation">') : text.index('<section id="json">')]
     assert START_HPN in section
 
 

@@ -48,18 +48,21 @@ CHECKS = [
     negative_data_rejection,
 ]
 
-CONFIG = schemathesis.Config.from_dict({
-    "seed": SEED,
-    "generation": {"max-examples": MAX_EXAMPLES, "deterministic": True},
-})
+CONFIG = schemathesis.Config.from_dict(
+    {
+        "seed": SEED,
+        "generation": {"max-examples": MAX_EXAMPLES, "deterministic": True},
+    }
+)
 
 schema = schemathesis.openapi.from_path(OPENAPI, config=CONFIG)
 schema.app = create_app({"TESTING": True})
 
 
 @schema.parametrize()
-@settings(max_examples=MAX_EXAMPLES, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=MAX_EXAMPLES, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+)
 def test_service_conforms_to_openapi(case):
     # In-process WSGI does not undo a content coding (an HTTP client does): ask for none.
     # tests/web/test_compression.py checks the gzip-encoded answers.
@@ -73,8 +76,19 @@ START_OBJECT = {
     "to_move": "A",
     "half_moves": 0,
     "cells": {},
-    "players": {who: {"reserve": 7, "charges": 3, "lowers_left": 6, "captures": 0, "raises": 0,
-                      "placed": False, "echo_lock_used": False, "cooldown": []} for who in ("A", "B")},
+    "players": {
+        who: {
+            "reserve": 7,
+            "charges": 3,
+            "lowers_left": 6,
+            "captures": 0,
+            "raises": 0,
+            "placed": False,
+            "echo_lock_used": False,
+            "cooldown": [],
+        }
+        for who in ("A", "B")
+    },
 }
 
 
@@ -84,15 +98,25 @@ def test_the_start_position_object_is_accepted(client):
     assert resp.get_json()["consistent"] is True
 
 
-@pytest.mark.parametrize("endpoint, where, value", [
-    ("/v1/validate", ("players", "A", "placed"), 0),
-    ("/v1/validate", ("players", "B", "placed"), 1),
-    ("/v1/validate", ("players", "A", "echo_lock_used"), 0),
-    ("/v1/validate", ("players", "A", "placed"), 0.0),
-    ("/v1/validate", ("cells", "c3", "locked"), 0),
-    ("/v1/check", ("players", "A", "placed"), 0),
-], ids=["validate-placed-0", "validate-placed-1", "validate-echo_lock_used-0", "validate-placed-0.0",
-        "validate-locked-0", "check-placed-0"])
+@pytest.mark.parametrize(
+    "endpoint, where, value",
+    [
+        ("/v1/validate", ("players", "A", "placed"), 0),
+        ("/v1/validate", ("players", "B", "placed"), 1),
+        ("/v1/validate", ("players", "A", "echo_lock_used"), 0),
+        ("/v1/validate", ("players", "A", "placed"), 0.0),
+        ("/v1/validate", ("cells", "c3", "locked"), 0),
+        ("/v1/check", ("players", "A", "placed"), 0),
+    ],
+    ids=[
+        "validate-placed-0",
+        "validate-placed-1",
+        "validate-echo_lock_used-0",
+        "validate-placed-0.0",
+        "validate-locked-0",
+        "check-placed-0",
+    ],
+)
 def test_a_number_is_not_a_boolean(client, endpoint, where, value):
     """openapi.yaml types ``placed``, ``echo_lock_used`` and ``locked`` as
     boolean; JSON 0 / 1 are numbers, so the body does not match the schema:
@@ -133,4 +157,5 @@ def test_openapi_yaml_answer_matches_its_documented_schema(client):
     served = yaml.safe_load(resp.get_data(as_text=True))
     assert isinstance(served, dict)
     assert declared[media]["schema"].get("type") in (None, "object"), (
-        f"/openapi.yaml is documented as {declared[media]['schema']} but answers a YAML mapping")
+        f"/openapi.yaml is documented as {declared[media]['schema']} but answers a YAML mapping"
+    )

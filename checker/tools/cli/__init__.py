@@ -74,12 +74,17 @@ class _Parser(argparse.ArgumentParser):
     """argparse with a one-line error: ``hexodic-check: error: ...``."""
 
     def error(self, message: str):
-        sub = self.prog[len(PROG):].strip()
+        sub = self.prog[len(PROG) :].strip()
         where = f"{sub}: " if sub else ""
         self.exit(EXIT_BAD_INPUT, f"{PROG}: error: {where}{one_line(message)} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog=PROG, description="The Hexodic rules engine from the command line: is a turn legal, and why?",
-                epilog="Exit status: 0 legal / consistent, 1 illegal / inconsistent, 2 bad input.")
+    p = _Parser(
+        prog=PROG,
+        description="The Hexodic rules engine from the command line: is a turn legal, and why?",
+        epilog="Exit status: 0 legal / consistent, 1 illegal / inconsistent, 2 bad input.",
+    )
     p.add_argument("--version", action="version", version=_version())
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
     for command in COMMANDS:
@@ -142,7 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"{PROG}: interrupted\n")
         return 130
     except Exception as exc:  # a bug in the checker: one line, no traceback
-        sys.stderr.write(f"{PROG}: internal error (a bug in the checker, please report it): "
-                         f"{type(exc).__name__}: {one_line(str(exc))}\n")
+        sys.stderr.write(
+            f"{PROG}: internal error (a bug in the checker, please report it): "
+            f"{type(exc).__name__}: {one_line(str(exc))}\n"
+        )
         return EXIT_INTERNAL
-

@@ -21,14 +21,20 @@ from checker.tools.cli.common import (
 
 
 def add_to(sub) -> None:
-    c = sub.add_parser("check", help="check one turn and explain the verdict",
-                       description="Check one turn: the verdict's summary, then one line per rule "
-                                   "(✓ passed, ✗ failed, – not applicable).")
+    c = sub.add_parser(
+        "check",
+        help="check one turn and explain the verdict",
+        description="Check one turn: the verdict's summary, then one line per rule "
+        "(✓ passed, ✗ failed, – not applicable).",
+    )
     c.add_argument("position", metavar="POSITION", help=POSITION_HELP)
     c.add_argument("turn", metavar="TURN", help=TURN_HELP)
-    c.add_argument("--history", metavar="FILE",
-                   help="the game's earlier positions, oldest first: a JSON list (HPN strings or JSON "
-                        "positions) or one HPN per line; without it repetition and threefold are not evaluated")
+    c.add_argument(
+        "--history",
+        metavar="FILE",
+        help="the game's earlier positions, oldest first: a JSON list (HPN strings or JSON "
+        "positions) or one HPN per line; without it repetition and threefold are not evaluated",
+    )
     c.add_argument("--json", action="store_true", help="print the HTTP verdict (POST /v1/check) as JSON")
     c.set_defaults(run=run)
 

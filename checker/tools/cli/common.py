@@ -26,11 +26,13 @@ MARKS = {PASSED: "✓", FAILED: "✗", NOT_APPLICABLE: "–"}
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
+
 class BadInput(Exception):
     """Input the command cannot use; the message is one line naming what is wrong."""
 
 
 # ------------------------------------------------------------ reading ------
+
 
 def one_line(text: str) -> str:
     return text.replace("\r", "\\r").replace("\n", "\\n")
@@ -95,8 +97,11 @@ def is_json_text(text: str) -> bool:
 
 def text_lines(text: str) -> list[tuple[int, str]]:
     """Non-blank lines not starting with '#', with their 1-based numbers."""
-    return [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1)
-            if line.strip() and not line.strip().startswith("#")]
+    return [
+        (n, line.strip())
+        for n, line in enumerate(text.splitlines(), 1)
+        if line.strip() and not line.strip().startswith("#")
+    ]
 
 
 def single_line_value(text: str, label: str, what: str):
@@ -107,8 +112,10 @@ def single_line_value(text: str, label: str, what: str):
     if not lines:
         raise BadInput(f"{label}: empty: expected {what}")
     if len(lines) > 1:
-        raise BadInput(f"{label}: {len(lines)} lines (lines {lines[0][0]} and {lines[1][0]}, ...); expected one line "
-                       f"holding {what}")
+        raise BadInput(
+            f"{label}: {len(lines)} lines (lines {lines[0][0]} and {lines[1][0]}, ...); expected one line "
+            f"holding {what}"
+        )
     return lines[0][1]
 
 
@@ -160,8 +167,9 @@ def history_arg(path: str, reader: Reader) -> tuple[list, str, list[int] | None]
     if is_json_text(text):
         value = read_json(text, label)
         if not isinstance(value, list):
-            raise BadInput(f"{label}: expected a JSON list of positions (HPN strings or JSON objects), "
-                           f"not {json_type(value)}")
+            raise BadInput(
+                f"{label}: expected a JSON list of positions (HPN strings or JSON objects), not {json_type(value)}"
+            )
         return value, label, None
     lines = text_lines(text)
     return [line for _, line in lines], label, [n for n, _ in lines]
@@ -170,8 +178,14 @@ def history_arg(path: str, reader: Reader) -> tuple[list, str, list[int] | None]
 def json_type(value) -> str:
     if value is None:
         return "null"
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
-            int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+    return {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), type(value).__name__)
 
 
 # ------------------------------------------------------- request errors ------
@@ -209,8 +223,7 @@ def wording(exc: RequestError, label: Labeller) -> str:
     if isinstance(exc, InconsistentRequest):
         details = " ".join(f"[{p.rule}] {p.message}" for p in exc.problems)
         n = len(exc.problems)
-        return (f"{label(exc.at)} is not a consistent position ({n} broken condition{'s' if n != 1 else ''}): "
-                f"{details}")
+        return f"{label(exc.at)} is not a consistent position ({n} broken condition{'s' if n != 1 else ''}): {details}"
     return exc.detail
 
 
@@ -224,6 +237,7 @@ def worded(label: Labeller) -> Iterator[None]:
 
 
 # -------------------------------------------------------------- output ------
+
 
 def checklist(checks: Sequence[Check]) -> list[str]:
     """One line per check: mark, step label, rule id, message (columns aligned)."""
@@ -271,6 +285,7 @@ def verdict_lines(verdict: Verdict) -> list[str]:
             lines.append("Capture check: no stone was weighed (no sealed enemy stone on Tier 1 or 2).")
         lines.append(f"Game: {out.game.message}")
     return lines
+
 
 POSITION_HELP = "HPN text, a file holding HPN or a JSON position, or - for stdin"
 TURN_HELP = "HTN text (e.g. 'c3 +d4'), inline JSON, or a file holding a JSON turn"

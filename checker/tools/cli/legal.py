@@ -19,8 +19,11 @@ from checker.tools.cli.common import (
 
 
 def add_to(sub) -> None:
-    lg = sub.add_parser("legal", help="list every legal turn",
-                        description="List every legal turn in HTN, one per line, after a count line.")
+    lg = sub.add_parser(
+        "legal",
+        help="list every legal turn",
+        description="List every legal turn in HTN, one per line, after a count line.",
+    )
     lg.add_argument("position", metavar="POSITION", help=POSITION_HELP)
     lg.add_argument("--project", metavar="P", help="only turns beginning with this Project (c3, c3-c4, skip)")
     lg.add_argument("--shape", metavar="S", help="with --project: only turns with this Shape (+d4, -d4)")

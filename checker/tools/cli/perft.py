@@ -18,12 +18,17 @@ from checker.tools.cli.common import (
 
 
 def add_to(sub) -> None:
-    pf = sub.add_parser("perft", help="count the legal turn sequences of a length (perft)",
-                        description="Count the legal turn sequences of length N from a position (a turn that "
-                                    "ends the game ends its sequence; no history is carried). With --divide, "
-                                    "each legal turn's count first. See docs/perft.md.")
+    pf = sub.add_parser(
+        "perft",
+        help="count the legal turn sequences of a length (perft)",
+        description="Count the legal turn sequences of length N from a position (a turn that "
+        "ends the game ends its sequence; no history is carried). With --divide, "
+        "each legal turn's count first. See docs/perft.md.",
+    )
     pf.add_argument("position", metavar="POSITION", help=POSITION_HELP)
-    pf.add_argument("--depth", metavar="N", type=int, required=True, help=f"the length of the sequences, 0-{MAX_HALF_MOVES}")
+    pf.add_argument(
+        "--depth", metavar="N", type=int, required=True, help=f"the length of the sequences, 0-{MAX_HALF_MOVES}"
+    )
     pf.add_argument("--divide", action="store_true", help="also print every legal turn's count")
     pf.add_argument("--json", action="store_true", help="print the HTTP body (POST /v1/perft) as JSON")
     pf.set_defaults(run=run)

@@ -23,8 +23,11 @@ from schemas.requests import RenderRequestSchema
 
 
 def add_to(sub) -> None:
-    d = sub.add_parser("render", help="draw a position as SVG",
-                       description="Draw the board (tiers, stones, locks, highlighted cells) as SVG.")
+    d = sub.add_parser(
+        "render",
+        help="draw a position as SVG",
+        description="Draw the board (tiers, stones, locks, highlighted cells) as SVG.",
+    )
     d.add_argument("position", metavar="POSITION", help=POSITION_HELP)
     d.add_argument("turn", metavar="TURN", nargs="?", help="optionally a turn to show: " + TURN_HELP)
     d.add_argument("-o", "--output", metavar="OUT", required=True, help="the SVG file to write; - for stdout")
@@ -56,7 +59,7 @@ def run(args, reader: Reader) -> int:
     if args.turn is not None:
         body["turn"], roots["turn"] = turn_arg(args.turn, reader)
     with worded(labeller(roots)):
-        data = read(RenderRequestSchema(), body)   # the body of POST /v1/render; --highlight is read below
+        data = read(RenderRequestSchema(), body)  # the body of POST /v1/render; --highlight is read below
         position = consistent(data["position"], "position")
     turn = data.get("turn")
     verdict = None if turn is None else check(position, turn, assume_consistent=True)

@@ -26,12 +26,18 @@ from checker.tools.cli.common import (
 
 
 def add_to(sub) -> None:
-    r = sub.add_parser("replay", help="check and apply a game's turns in order",
-                       description="Check and apply turns in order from the start position (or the JSON "
-                                   "body's start), stopping at the first illegal turn.")
-    r.add_argument("file", metavar="FILE",
-                   help="a JSON file with the /v1/replay body {turns, start?, history?}, or a text file with "
-                        "one HTN turn per line (blank lines and lines starting with # are ignored); - for stdin")
+    r = sub.add_parser(
+        "replay",
+        help="check and apply a game's turns in order",
+        description="Check and apply turns in order from the start position (or the JSON "
+        "body's start), stopping at the first illegal turn.",
+    )
+    r.add_argument(
+        "file",
+        metavar="FILE",
+        help="a JSON file with the /v1/replay body {turns, start?, history?}, or a text file with "
+        "one HTN turn per line (blank lines and lines starting with # are ignored); - for stdin",
+    )
     r.add_argument("--json", action="store_true", help="print the HTTP body (POST /v1/replay) as JSON")
     r.set_defaults(run=run)
 
@@ -42,11 +48,14 @@ def _replay_input(path: str, reader: Reader) -> tuple[dict, Labeller]:
     if is_json_text(text):
         body = read_json(text, label)
         if not isinstance(body, dict):
-            raise BadInput(f"{label}: expected a JSON object {{turns, start?, history?}} (the /v1/replay body), "
-                           f"not {json_type(body)}")
+            raise BadInput(
+                f"{label}: expected a JSON object {{turns, start?, history?}} (the /v1/replay body), "
+                f"not {json_type(body)}"
+            )
 
         def label_json(p: tuple[str, ...]) -> str:
             return f"{label}: {'.'.join(p)}" if p else label
+
         return body, label_json
     lines = text_lines(text)
     numbers = [n for n, _ in lines]
@@ -61,20 +70,23 @@ def run(args, reader: Reader) -> int:
     if args.json:
         show_json(replay_request.dump(result))
         return EXIT_OK if result.legal else EXIT_ILLEGAL
-    lines = [f"{i}. {v.mover} {v.turn} {MARKS[PASSED] if v.legal else MARKS[FAILED]}"
-             for i, v in enumerate(result.verdicts, 1)]
+    lines = [
+        f"{i}. {v.mover} {v.turn} {MARKS[PASSED] if v.legal else MARKS[FAILED]}"
+        for i, v in enumerate(result.verdicts, 1)
+    ]
     n = len(data["turns"])
     if result.first_illegal is not None:
         fi = result.first_illegal
-        lines += ["", f"Turn {fi.index + 1} of {n} ({fi.verdict.mover} {fi.verdict.turn}) is illegal; "
-                      f"the replay stops there."]
+        lines += [
+            "",
+            f"Turn {fi.index + 1} of {n} ({fi.verdict.mover} {fi.verdict.turn}) is illegal; the replay stops there.",
+        ]
         lines += verdict_lines(fi.verdict)
         after = f"after turn {fi.index}" if fi.index else "the starting position"
         lines += ["", f"Final position ({after}): {hpn_or_why(result.final)}"]
     else:
         done = "No turn to replay." if n == 0 else "The turn is legal." if n == 1 else f"All {n} turns are legal."
-        lines += ["", done,
-                  f"Final position: {hpn_or_why(result.final)}"]
+        lines += ["", done, f"Final position: {hpn_or_why(result.final)}"]
     lines.append(f"Game: {result.game.message}")
     show(lines)
     return EXIT_OK if result.legal else EXIT_ILLEGAL

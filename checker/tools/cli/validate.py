@@ -20,9 +20,11 @@ from checker.tools.cli.common import (
 
 
 def add_to(sub) -> None:
-    v = sub.add_parser("validate", help="check a position's consistency (D-3)",
-                       description="Check every position.* condition of D-3 and, for a consistent position, "
-                                   "its state.")
+    v = sub.add_parser(
+        "validate",
+        help="check a position's consistency (D-3)",
+        description="Check every position.* condition of D-3 and, for a consistent position, its state.",
+    )
     v.add_argument("position", metavar="POSITION", help=POSITION_HELP)
     v.add_argument("--json", action="store_true", help="print the HTTP body (POST /v1/validate) as JSON")
     v.set_defaults(run=run)
@@ -39,13 +41,17 @@ def run(args, reader: Reader) -> int:
     if v.consistent:
         lines = ["Consistent: the position meets every condition of D-3.", ""]
     else:
-        lines = [f"Not consistent: {len(broken)} condition{'' if len(broken) == 1 else 's'} broken "
-                 f"({', '.join(broken)}).", ""]
+        lines = [
+            f"Not consistent: {len(broken)} condition{'' if len(broken) == 1 else 's'} broken ({', '.join(broken)}).",
+            "",
+        ]
     lines += checklist(v.checks)
     lines += ["", f"HPN: {hpn_or_why(v.position)}"]
     if v.consistent:
-        lines += [f"Game: {v.game.message}",
-                  f"Cooldown skip: {'applies' if v.cooldown_skip else 'does not apply'}.",
-                  f"Legal turns: {v.legal_turns}."]
+        lines += [
+            f"Game: {v.game.message}",
+            f"Cooldown skip: {'applies' if v.cooldown_skip else 'does not apply'}.",
+            f"Legal turns: {v.legal_turns}.",
+        ]
     show(lines)
     return EXIT_OK if v.consistent else EXIT_ILLEGAL

@@ -21,14 +21,17 @@ ERRORS_SHOWN = 10  # of an answers file's errors, on the one line of a bad-input
 
 
 def add_to(sub) -> None:
-    vc = sub.add_parser("vectors", help="print the conformance vectors, or check answers against them",
-                        description="Without --answers: print the conformance vectors (JSON Lines, a header "
-                                    "line first). With --answers FILE: compare another implementation's answers "
-                                    "(JSON Lines, one {id, legal, violations, after?, game?} per vector, as "
-                                    "answers.schema.json says; GET /v1/vectors/schema) with the vectors: "
-                                    "violations as a set, after as a position; exit 1 when any differs or is "
-                                    "missing, 2 when a line is not an answer, names an unknown id or repeats "
-                                    "an id.")
+    vc = sub.add_parser(
+        "vectors",
+        help="print the conformance vectors, or check answers against them",
+        description="Without --answers: print the conformance vectors (JSON Lines, a header "
+        "line first). With --answers FILE: compare another implementation's answers "
+        "(JSON Lines, one {id, legal, violations, after?, game?} per vector, as "
+        "answers.schema.json says; GET /v1/vectors/schema) with the vectors: "
+        "violations as a set, after as a position; exit 1 when any differs or is "
+        "missing, 2 when a line is not an answer, names an unknown id or repeats "
+        "an id.",
+    )
     vc.add_argument("--answers", metavar="FILE", help="the answers to check, JSON Lines; - for stdin")
     vc.add_argument("-o", "--output", metavar="OUT", help="with no --answers: write the vectors here")
     vc.set_defaults(run=run)
