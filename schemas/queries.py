@@ -1,4 +1,4 @@
-"""Query strings of the links (API.md): the picture URLs and the permalink
+"""Query strings of the links (docs/api.md): the picture URLs and the permalink
 pages.  They only translate text to the checker's types; a value that does
 not translate is an error naming its parameter.
 

@@ -1,4 +1,4 @@
-"""Request bodies of the HTTP contract (API.md).  Every list has a maximum,
+"""Request bodies of the HTTP contract (docs/api.md).  Every list has a maximum,
 so no request can make a worker spin."""
 
 from __future__ import annotations

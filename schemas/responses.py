@@ -1,4 +1,4 @@
-"""Response bodies of the HTTP contract (API.md), dumped from the checker's
+"""Response bodies of the HTTP contract (docs/api.md), dumped from the checker's
 values."""
 
 from __future__ import annotations

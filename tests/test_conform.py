@@ -24,8 +24,8 @@ from checker.counting import load_table
 from checker.tools.cli import main
 
 ENGINES = Path(__file__).resolve().parent / "engines"
-# README, "Testing your engine in CI", shows a passing and a failing run: the tests' own output.
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+# docs/client-ci.md, "Testing your engine in CI", shows a passing and a failing run: the tests' own output.
+README = (Path(__file__).resolve().parents[1] / "docs" / "client-ci.md").read_text(encoding="utf-8")
 TABLE = {e.name: e for e in load_table()}
 START = TABLE["start"].hpn
 # After A's "c3 +d4" from the start (RULES §4, §5): A's stone on c3, d4 raised to Tier 1, B to move.

@@ -1013,7 +1013,7 @@ def test_checks_in_turn_order(pos, htn):
         family = c.rule.split(".")[0]
         want = {"project": 1, "place": 1, "move": 1, "shape": 2}.get(family, 3)
         assert RANK[c.step] == want, (c.rule, c.step)
-    # the declared kinds decide which rules are judged (API.md)
+    # the declared kinds decide which rules are judged (docs/api.md)
     kind = turn.project.kind
     assert bool([r for r in rules if r.startswith("place.")]) == (kind == "place")
     assert bool([r for r in rules if r.startswith("move.")]) == (kind == "move")

@@ -190,7 +190,7 @@ def test_the_table_file_and_the_doc_are_made_from_the_same_data():
     assert table_json(entries).startswith('{\n  "format": "hexodic-perft"')
     for e in entries:
         assert e.hpn in text and f"| `{e.name}` | {e.nodes[0]:,} | {e.nodes[1]:,} |" in text
-    readme = (doc_path().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (doc_path().parents[1] / "docs" / "client-ci.md").read_text(encoding="utf-8")
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     assert len(rows) == len(entries) and all(row in readme for row in rows), "README's perft table differs"
 

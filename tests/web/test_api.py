@@ -1,5 +1,5 @@
-"""The HTTP API (API.md) through Flask's test client: every endpoint, every
-successful answer checked against API.md / RULES.md and against its schema in
+"""The HTTP API (docs/api.md) through Flask's test client: every endpoint, every
+successful answer checked against docs/api.md / RULES.md and against its schema in
 the committed openapi.yaml.
 
 Expected values are worked out by hand from RULES.md; the derivations are in
@@ -332,7 +332,7 @@ ORDER = ["game.over", "Step 1/2", "Step 2/2", "Step 3"]
 
 
 def assert_verdict_shape(v: dict):
-    """API.md: checks in turn order (game.over, Step 1, Step 2, Echo), each with rule/step/status/cells/
+    """docs/api.md: checks in turn order (game.over, Step 1, Step 2, Echo), each with rule/step/status/cells/
     message/more; violations are exactly the failed rules; outcome present exactly when legal."""
     assert v["checks"][0]["rule"] == "game.over"
     ranks = []

@@ -1,4 +1,4 @@
-"""Every error status of API.md: ``application/problem+json`` with
+"""Every error status of docs/api.md: ``application/problem+json`` with
 ``{type, title, status, detail, errors?}``, each body checked against the
 committed openapi.yaml; and no input, however malformed, gets a 5xx."""
 
@@ -40,7 +40,7 @@ GOOD = {
 
 
 def assert_problem(resp, status: int, method: str = "POST", path: str | None = None) -> dict:
-    """API.md Errors: the status, problem+json, {type, title, status, detail, errors?}, documented schema."""
+    """docs/api.md Errors: the status, problem+json, {type, title, status, detail, errors?}, documented schema."""
     assert resp.status_code == status, (resp.status_code, resp.get_data(as_text=True)[:500])
     assert resp.mimetype == PROBLEM_JSON, resp.content_type
     text = resp.get_data(as_text=True)
@@ -143,7 +143,7 @@ def padded(body: dict, size: int) -> bytes:
 
 @pytest.mark.parametrize("path", POSTS)
 def test_413_over_the_default_limit(client, path):
-    limit = 256 * 1024  # API.md: default 256 KiB
+    limit = 256 * 1024  # docs/api.md: default 256 KiB
     assert_problem(post_raw(client, path, padded(GOOD[path], limit + 1)), 413, path=path)
     assert_problem(post_raw(client, path, b"x" * (limit + 1000)), 413, path=path)
     # exactly at the limit is still read and answered

@@ -1,4 +1,4 @@
-"""Pictures by URL: GET /v1/render.svg and /v1/render.png (API.md).
+"""Pictures by URL: GET /v1/render.svg and /v1/render.png (docs/api.md).
 
 Expected verdicts are worked out from RULES.md by hand: from the start
 position, A's first Place on the centre d4 breaks the opening restriction

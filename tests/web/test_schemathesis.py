@@ -11,7 +11,7 @@ answer must be:
   (``content_type_conformance``) and a body matching the declared schema
   (``response_schema_conformance``);
 - a 4xx for a body that breaks the documented schema
-  (``negative_data_rejection``: API.md, "the body does not match the schema"
+  (``negative_data_rejection``: docs/api.md, "the body does not match the schema"
   is a 422).
 
 Bounded for CI: 30 examples per operation, no deadline, a fixed seed and
@@ -120,7 +120,7 @@ def test_the_start_position_object_is_accepted(client):
 def test_a_number_is_not_a_boolean(client, endpoint, where, value):
     """openapi.yaml types ``placed``, ``echo_lock_used`` and ``locked`` as
     boolean; JSON 0 / 1 are numbers, so the body does not match the schema:
-    422 (API.md), as ``reserve: true`` already is for the integers."""
+    422 (docs/api.md), as ``reserve: true`` already is for the integers."""
     position = copy.deepcopy(START_OBJECT)
     if where[0] == "cells":
         position["cells"] = {where[1]: {"tier": 0, where[2]: value}}
