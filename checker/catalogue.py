@@ -121,7 +121,9 @@ def rule_url(entry_id: str) -> str:
     return ENTRIES[entry_id].rule_url
 
 
-def _r(id_, step, title, text, link, decision=None, kind=Kind.RULE):
+def _r(
+    id_: str, step: str, title: str, text: str, link: str, decision: str | None = None, kind: Kind = Kind.RULE
+) -> RuleEntry:
     return RuleEntry(id_, step, title, text, LINKS[link], "decided" if decision else "rule", decision, kind)
 
 

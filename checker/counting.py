@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from operator import itemgetter
@@ -110,7 +111,9 @@ def perft(
 ) -> list[tuple[Turn, int]]: ...
 
 
-def perft(position, depth, divide=False, budget=None):
+def perft(
+    position: Position, depth: int, divide: bool = False, budget: int | None = None
+) -> int | list[tuple[Turn, int]]:
     """The number of legal turn sequences of length ``depth`` from
     ``position``; with ``divide``, for each legal turn (in the order of
     :func:`~checker.generate.legal_turns`) the count of its subtree, as
@@ -199,7 +202,8 @@ def after(pos: Position, turn: Turn) -> Position:
     m, e = pos.player(me), pos.player(enemy)
     reserve, charges, lowers, captures, raises, placed, lock_used, _ = m
     stones = list(pos.stones)
-    tiers, locked = pos.tiers, pos.locked
+    tiers: Sequence[int] = pos.tiers
+    locked: Sequence[bool] = pos.locked
     p, shape, echo = turn
     captured = []
     if type(p) is Place:
@@ -212,18 +216,18 @@ def after(pos: Position, turn: Turn) -> Position:
         stones[p.src] = None
         stones[p.dst] = me
     if shape is not None:
-        tiers = list(tiers)
+        tiers = new_tiers = list(tiers)
         if shape.kind == RAISE:
-            tiers[shape.cell] += 1
+            new_tiers[shape.cell] += 1
             raises += 1
         else:
-            tiers[shape.cell] -= 1
+            new_tiers[shape.cell] -= 1
             lowers -= 1
     if echo is not None:
         charges -= 1
         if echo.kind == LOCK:
-            locked = list(locked)
-            locked[echo.cell] = True
+            locked = new_locked = list(locked)
+            new_locked[echo.cell] = True
             lock_used = True
     encircled = [board.parse_cell(w.cell) for w in weigh_encirclement(stones, tiers, me) if w.captured]
     for c in encircled:

@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -245,7 +245,7 @@ def game_status(pos: Position, history_given: bool = True) -> GameResult:
     )
 
 
-def end_of_game(before: Position, after: Position, skipped: bool, history: Iterable[Position] | None) -> GameResult:
+def end_of_game(before: Position, after: Position, skipped: bool, history: Sequence[Position] | None) -> GameResult:
     """The end-of-game checks after a turn from ``before`` to ``after``, in
     the order of RULES §8 (D-11).  ``history`` is the game's earlier positions
     (not including ``before``); ``None`` means repetition and threefold
@@ -285,7 +285,7 @@ def end_of_game(before: Position, after: Position, skipped: bool, history: Itera
             rep,
             more=LINKS["strangle"],
         )
-    if evaluated:
+    if history is not None:
         key = after.key()
         earlier = [p.key() for p in history] + [before.key()]
         seen = [i for i, k in enumerate(earlier) if k == key]

@@ -31,7 +31,7 @@ from checker.board import NEIGHBOURS, WITHIN_2, Cell
 from checker.ending import game_over_reason
 from checker.position import Position, other
 from checker.projects import legal_projects
-from checker.turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Turn
+from checker.turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Project, Shape, Turn
 
 __all__ = ["legal_shapes", "mandating_shapes", "echo_capture_cells", "echo_lock_cells", "legal_turns"]
 
@@ -90,7 +90,7 @@ def echo_lock_cells(stones: Sequence[str | None], locked: Sequence[bool], mover:
     return [c for c in board.CELLS if stones[c] == mover and not locked[c]]
 
 
-def legal_turns(pos: Position, project=None, shape: Shape | None = None) -> list[Turn]:
+def legal_turns(pos: Position, project: Project | None = None, shape: Shape | None = None) -> list[Turn]:
     """Every legal turn of ``pos`` in the documented order; with ``project``
     (and ``shape``) only the turns that begin with them."""
     if game_over_reason(pos) is not None:
@@ -193,13 +193,13 @@ def _captures_after_move(
 
 
 def _add_echoes(
-    out: list[Turn], p, s: Shape | None, tiers: Sequence[int], cap_cells: list[Cell], lock_cells: list[Cell]
+    out: list[Turn], p: Project, s: Shape | None, tiers: Sequence[int], cap_cells: list[Cell], lock_cells: list[Cell]
 ) -> None:
     """The turns of Project ``p`` and Shape ``s`` with each Echo: the targets' tier on the board after
     the Shape (echo-capture.tier 1 or 2, echo-lock.tier 2), judged cell by cell for speed as
     legality's echo checks judge it."""
     sc = None if s is None else s.cell
-    new_tier = 0 if s is None else tiers[sc] + (1 if s.kind == RAISE else -1)
+    new_tier = 0 if s is None else tiers[s.cell] + (1 if s.kind == RAISE else -1)
     for c in cap_cells:
         if (new_tier if c == sc else tiers[c]) >= 1:
             out.append(Turn(p, s, CAPTURES[c]))

@@ -20,7 +20,7 @@ are judged on the board as it then stands.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
@@ -151,7 +151,7 @@ class InconsistentPosition(ValueError):
         self.problems = problems
 
 
-def _holds(stones, cell: Cell, me: str, own: str = " own") -> str:
+def _holds(stones: Sequence[str | None], cell: Cell, me: str, own: str = " own") -> str:
     s = stones[cell]
     if s is None:
         return f"{N(cell)} is empty"
@@ -446,12 +446,13 @@ class _Judge:
 
     def shape(self) -> None:
         turn = self.turn
-        if isinstance(turn.project, Skip):
+        landing = turn.landing
+        if landing is None:  # a skip: no landing cell
             self.shape_on_skip(turn.shape)
         elif turn.shape is None:
-            self.shape_left_out(turn.landing)
+            self.shape_left_out(landing)
         else:
-            self.shape_given(turn.shape, turn.landing)
+            self.shape_given(turn.shape, landing)
 
     def shape_on_skip(self, s: Shape | None) -> None:
         if s is None:
@@ -807,7 +808,7 @@ def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
 _BY = {CaptureKind.MOVE: "the Move", CaptureKind.ENCIRCLEMENT: "encirclement", CaptureKind.ECHO: "the Echo-Capture"}
 
 
-def _echo_capture_story(target: str, captures: dict) -> str:
+def _echo_capture_story(target: str, captures: dict[CaptureKind | None, list[str]]) -> str:
     """Which capture took which stones on a turn with an Echo-Capture of ``target``, and, when the
     Echo-Capture took nothing, why (D-8): the normal check took the target first, or no stone of its
     group met the test."""

@@ -33,6 +33,7 @@ from checker.turn import (
     Echo,
     Move,
     Place,
+    Project,
     Shape,
     Skip,
     Turn,
@@ -125,7 +126,8 @@ def _parse_player(text: str, who: str) -> PlayerState:
     if flags not in ("-", "P", "L", "PL"):
         raise NotationError(f"{who}'s flags {flags!r} must be '-', 'P', 'L' or 'PL' (P before L)", where)
     cooldown = parse_cell_list(parts[6], where)
-    return PlayerState(*numbers, placed="P" in flags, echo_lock_used="L" in flags, cooldown=cooldown)
+    reserve, charges, lowers_left, captures, raises = numbers
+    return PlayerState(reserve, charges, lowers_left, captures, raises, "P" in flags, "L" in flags, cooldown)
 
 
 _BOARD_RE = re.compile("/".join(f"(?:[012][AB]?\\*?){{{len(r)}}}" for r in board.ROW_CELLS))
@@ -140,8 +142,8 @@ _CELL_PARSE = {
 
 def _parse_board(text: str) -> tuple[list[int], list[str | None], list[bool]]:
     if _BOARD_RE.fullmatch(text):  # the common case, in one pass; otherwise say where it goes wrong
-        tiers, stones, locked = zip(*map(_CELL_PARSE.__getitem__, _CELL_RE.findall(text)))
-        return list(tiers), list(stones), list(locked)
+        fast_tiers, fast_stones, fast_locked = zip(*map(_CELL_PARSE.__getitem__, _CELL_RE.findall(text)))
+        return list(fast_tiers), list(fast_stones), list(fast_locked)
     rows = text.split("/")
     if len(rows) != 7:
         raise NotationError(f"the board has {len(rows)} rows, expected 7 (rows a to g separated by '/')", "board")
@@ -266,7 +268,7 @@ def _cell(token: str, text: str) -> Cell:
         raise NotationError(f"{token!r}: {text} is not a cell", token) from None
 
 
-def _parse_project(token: str):
+def _parse_project(token: str) -> Project:
     low = token.lower()
     if low == "skip":
         return Skip()
@@ -283,7 +285,7 @@ def _parse_project(token: str):
     return Move(_cell(token, src), _cell(token, dst))
 
 
-def parse_project(text: str):
+def parse_project(text: str) -> Project:
     """Parse one Project token (``c3``, ``c3-c4``, ``c3xc4`` or ``skip``)."""
     tokens = text.split() if isinstance(text, str) else []
     if len(tokens) != 1:
@@ -354,7 +356,7 @@ def split_turns(text: str) -> list[str]:
     return out
 
 
-def project_to_htn(project, pos: Position | None = None) -> str:
+def project_to_htn(project: Project, pos: Position | None = None) -> str:
     if isinstance(project, Place):
         return board.name(project.cell)
     if isinstance(project, Move):

@@ -17,7 +17,7 @@ which calls it for a legal turn).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -204,7 +204,7 @@ def weigh_echo_capture(stones: Sequence[str | None], tiers: Sequence[int], mover
 # -------------------------------------------------------------- apply ------
 
 
-def apply(pos: Position, turn: Turn, history: Iterable[Position] | None = None) -> Outcome:
+def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None) -> Outcome:
     """Play a legal ``turn`` from ``pos``: the new position, the events in
     order, every weighing of the capture checks and the end of the game."""
     me = pos.to_move
@@ -308,6 +308,7 @@ def _events(
     enemy = other(me)
     events: list[Event] = []
     if captured[CaptureKind.MOVE]:
+        assert isinstance(p, Move)  # only a Move captures by moving
         c = N(p.dst)
         events.append(
             Event(
@@ -357,7 +358,7 @@ def _events(
         )
     if cleared:
         cells = tuple(board.names(cleared))
-        why = "the Project was skipped" if isinstance(p, Skip) else f"{me} Placed on {N(p.cell)}"
+        why = f"{me} Placed on {N(p.cell)}" if isinstance(p, Place) else "the Project was skipped"
         events.append(
             Event(
                 EventType.COOLDOWN_CLEARED,

@@ -60,14 +60,14 @@ class PlayerState(NamedTuple):
     echo_lock_used: bool = False
     cooldown: frozenset[Cell] = frozenset()
 
-    def replace(self, **changes) -> PlayerState:
-        return self._replace(**changes)
+    def replace(self, **changes: object) -> PlayerState:
+        return self._replace(**changes)  # type: ignore[arg-type]
 
     @property
     def lowers_used(self) -> int:
         return START_LOWERS - self.lowers_left
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         """The player's part of the repetition key: everything but the cooldown."""
         return self[:7]
 
@@ -102,7 +102,7 @@ class Position:
         to_move: str,
         half_moves: int,
         players: Mapping[str, PlayerState],
-    ):
+    ) -> None:
         self.tiers: tuple[int, ...] = tuple(tiers)
         self.stones: tuple[str | None, ...] = tuple(stones)
         self.locked: tuple[bool, ...] = tuple(map(bool, locked))
@@ -111,9 +111,9 @@ class Position:
         self.to_move = to_move
         self.half_moves = half_moves
         self._players = (players["A"], players["B"])
-        self._hash = None
-        self._key = None
-        self._problems = None
+        self._hash: int | None = None
+        self._key: tuple[object, ...] | None = None
+        self._problems: tuple[Problem, ...] | None = None
 
     # -- construction ----------------------------------------------------
 
@@ -143,11 +143,11 @@ class Position:
     def replace(
         self,
         *,
-        tiers=None,
-        stones=None,
-        locked=None,
-        to_move=None,
-        half_moves=None,
+        tiers: Iterable[int] | None = None,
+        stones: Iterable[str | None] | None = None,
+        locked: Iterable[bool] | None = None,
+        to_move: str | None = None,
+        half_moves: int | None = None,
         players: Mapping[str, PlayerState] | None = None,
         **player_changes: PlayerState,
     ) -> Position:
@@ -188,7 +188,7 @@ class Position:
 
     # -- value semantics -------------------------------------------------
 
-    def _fields(self) -> tuple:
+    def _fields(self) -> tuple[object, ...]:
         return (self.tiers, self.stones, self.locked, self.to_move, self.half_moves, self._players)
 
     def __eq__(self, other_: object) -> bool:
@@ -197,15 +197,17 @@ class Position:
         return self._fields() == other_._fields()
 
     def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(self._fields())
-        return self._hash
+        h = self._hash
+        if h is None:
+            h = self._hash = hash(self._fields())
+        return h
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         """The repetition key (RULES §8): everything but the cooldowns and the
         half-move count."""
-        if self._key is None:
-            self._key = (
+        key = self._key
+        if key is None:
+            key = self._key = (
                 self.tiers,
                 self.stones,
                 self.locked,
@@ -213,7 +215,7 @@ class Position:
                 self._players[0].key(),
                 self._players[1].key(),
             )
-        return self._key
+        return key
 
     def __repr__(self) -> str:
         # Not HPN: this module is below the notation (checker.notation imports it).
@@ -224,9 +226,10 @@ class Position:
 
     def problems(self) -> list[Problem]:
         """Every broken ``position.*`` condition of D-3, in the order D-3 lists them."""
-        if self._problems is None:
-            self._problems = tuple(_problems(self))
-        return list(self._problems)
+        found = self._problems
+        if found is None:
+            found = self._problems = tuple(_problems(self))
+        return list(found)
 
     def is_consistent(self) -> bool:
         return not self.problems()

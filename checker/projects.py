@@ -16,10 +16,12 @@ the same cells in its messages, so the three agree.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from checker import board
 from checker.board import CENTRE, NEIGHBOURS, Cell
 from checker.position import Position
-from checker.turn import Move, Place, Skip
+from checker.turn import Move, Place, Project, Skip
 
 __all__ = ["place_cells", "skip_applies", "legal_moves", "has_legal_project", "legal_projects"]
 
@@ -95,7 +97,7 @@ def has_legal_project(pos: Position) -> bool:
     )
 
 
-def legal_projects(pos: Position) -> list:
+def legal_projects(pos: Position) -> Sequence[Project]:
     """The legal Projects of the player to move, in the documented order
     (see :mod:`checker.generate`)."""
     if pos.mover.reserve > 0:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import html
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from checker.catalogue import (
@@ -115,7 +115,7 @@ class Section:
     sections: tuple[Section, ...] = ()
 
 
-def _ids(entries) -> tuple[str, ...]:
+def _ids(entries: Iterable[str]) -> tuple[str, ...]:
     return tuple(entries)
 
 
@@ -1023,7 +1023,7 @@ SECTIONS: tuple[Section, ...] = (
 TITLE = "Hexodic rules reference"
 
 
-def _walk(sections=SECTIONS, depth: int = 2) -> Iterator[tuple[Section, int]]:
+def _walk(sections: Sequence[Section] = SECTIONS, depth: int = 2) -> Iterator[tuple[Section, int]]:
     for s in sections:
         yield s, depth
         yield from _walk(s.sections, depth + 1)
@@ -1049,7 +1049,7 @@ _INLINE = re.compile(
 )
 
 
-def _kind(m: re.Match) -> str:
+def _kind(m: re.Match[str]) -> str:
     return next(k for k in ("code", "bold", "em", "label", "dn", "id") if m[k] is not None)
 
 

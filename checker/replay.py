@@ -61,6 +61,8 @@ def replay(turns: Sequence[Turn], start: Position | None = None, history: Iterab
             )
         if hist is not None:
             hist.append(pos)
-        pos = verdict.outcome.position
-        game = verdict.outcome.game
+        outcome = verdict.outcome
+        assert outcome is not None  # a legal verdict carries its outcome
+        pos = outcome.position
+        game = outcome.game
     return Replay(len(verdicts), True, None, pos, game or game_status(pos, hist is not None), tuple(verdicts))

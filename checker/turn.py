@@ -99,7 +99,7 @@ class Shape:
     kind: ShapeKind
     cell: Cell
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "kind", ShapeKind(self.kind))
 
 
@@ -111,7 +111,7 @@ class Echo:
     kind: EchoKind
     cell: Cell
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "kind", EchoKind(self.kind))
 
 
