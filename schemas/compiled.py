@@ -11,9 +11,15 @@ declarative schema stays the single source of the output's shape (and of
 Supported, because our response schemas use exactly these: plain value
 fields (String, Integer, Boolean, Raw, Dict without nested values), Constant,
 Function, Nested (also ``many``), List of Nested or of plain values, Dict of
-Nested values, fields with their own ``_serialize`` (called per value), and
-``pre_dump`` / ``post_dump`` hooks (not ``pass_many``, which raises
-:class:`TypeError` at compile time).
+Nested values, and fields of our own with a public ``dump_value(value)``.
+A schema's work before and after the fields is :class:`OutSchema`'s
+``prepare`` and ``finish``, which marshmallow calls through its public
+``pre_dump`` / ``post_dump`` decorators and the dumper calls directly.
+
+Only marshmallow's public API is read here (``dump_fields``, ``data_key``,
+``attribute``, ``Nested.schema``, ``List.inner``, ``Dict.value_field``,
+``Constant.constant``, ``Function.serialize_func``); a field of an unknown
+kind is a :class:`TypeError` when the dumper is made, never a silent difference.
 """
 
 from __future__ import annotations
@@ -21,10 +27,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from marshmallow import Schema, fields
-from marshmallow.decorators import POST_DUMP, PRE_DUMP
+from marshmallow import Schema, fields, post_dump, pre_dump
 
-__all__ = ["dumper"]
+__all__ = ["OutSchema", "dumper"]
+
+
+class OutSchema(Schema):
+    """A response schema with work before and after its fields: override
+    ``prepare`` (the object in, what the fields read out) and ``finish`` (the
+    dict out, the answer).  Response schemas have no other dump hooks
+    (``tests/schemas/test_compiled.py`` checks that)."""
+
+    def prepare(self, obj: Any) -> Any:
+        return obj
+
+    def finish(self, data: dict) -> dict:
+        return data
+
+    @pre_dump
+    def _prepare(self, obj: Any, **kwargs: Any) -> Any:
+        return self.prepare(obj)
+
+    @post_dump
+    def _finish(self, data: dict, **kwargs: Any) -> dict:
+        return self.finish(data)
+
 
 _PLAIN = (fields.String, fields.Integer, fields.Boolean, fields.Raw, fields.Float)
 
@@ -54,8 +81,10 @@ def _value_fn(field: fields.Field) -> Callable[[Any], Any] | None:
         return lambda v: None if v is None else {k: fn(x) for k, x in v.items()}
     if isinstance(field, _PLAIN):
         return None
-    # a field of our own (e.g. CellListField): its own _serialize, value by value
-    return lambda v: field._serialize(v, None, None)
+    dump_value = getattr(field, "dump_value", None)
+    if dump_value is None:
+        raise TypeError(f"{type(field).__name__}: a field of our own needs a public dump_value(value)")
+    return dump_value  # a field of our own (e.g. CellListField), value by value
 
 
 _cache: dict[type, Callable[[Any], dict]] = {}
@@ -78,10 +107,12 @@ def _compile(schema_cls: type[Schema]) -> Callable[[Any], dict]:
         else:
             fn = _value_fn(field)
             plan.append((key, attr, "get" if fn is None else "conv", fn))
-    pre = [getattr(schema, name) for name, many, kw in schema._hooks[PRE_DUMP] if not many]
-    post = [getattr(schema, name) for name, many, kw in schema._hooks[POST_DUMP] if not many]
-    if any(many for _, many, _ in schema._hooks[PRE_DUMP] + schema._hooks[POST_DUMP]):
-        raise TypeError(f"{schema_cls.__name__}: pass_many hooks are not supported")
+    pre, post = [], []
+    if isinstance(schema, OutSchema):
+        if type(schema).prepare is not OutSchema.prepare:
+            pre.append(schema.prepare)
+        if type(schema).finish is not OutSchema.finish:
+            post.append(schema.finish)
 
     dump = _generate(schema_cls.__name__, plan, pre, post)
     _cache[schema_cls] = dump
@@ -95,7 +126,7 @@ def _generate(name: str, plan, pre, post) -> Callable[[Any], dict]:
     lines = [f"def dump_{name}(obj):"]
     for i, hook in enumerate(pre):
         env[f"pre{i}"] = hook
-        lines.append(f"    obj = pre{i}(obj, many=False)")
+        lines.append(f"    obj = pre{i}(obj)")
     items_obj, items_dict = [], []
     for i, (key, attr, how, arg) in enumerate(plan):
         k = repr(key)
@@ -125,7 +156,7 @@ def _generate(name: str, plan, pre, post) -> Callable[[Any], dict]:
     lines.append("        out = {" + ", ".join(items_obj) + "}")
     for i, hook in enumerate(post):
         env[f"post{i}"] = hook
-        lines.append(f"    out = post{i}(out, many=False)")
+        lines.append(f"    out = post{i}(out)")
     lines.append("    return out")
     exec(compile("\n".join(lines), f"<dumper {name}>", "exec"), env)  # noqa: S102 - our own source
     return env[f"dump_{name}"]

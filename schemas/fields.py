@@ -47,8 +47,12 @@ class CellField(fields.Field):
         except board.CellError as exc:
             raise ValidationError(f"{value} is not a cell (a1 … g7).") from exc
 
-    def _serialize(self, value, attr, obj, **kwargs):
+    def dump_value(self, value):
+        """The JSON form of one value (the compiled dumpers call it)."""
         return None if value is None else board.name(value)
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return self.dump_value(value)
 
 
 def distinct_cells(names) -> frozenset[int]:
@@ -72,8 +76,12 @@ class CellListField(fields.Field):
             raise ValidationError(f"Expected a list of at most {board.CELL_COUNT} distinct cell names.")
         return distinct_cells(value)
 
-    def _serialize(self, value, attr, obj, **kwargs):
+    def dump_value(self, value):
+        """The JSON form of one value (the compiled dumpers call it)."""
         return board.names(value or ())
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return self.dump_value(value)
 
 
 class TextOrObject(fields.Field):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, post_dump, pre_dump, validate
+from marshmallow import Schema, fields, validate
 
 from checker.counting import BUDGET
 from checker.notation import position_to_hpn, turn_to_htn
 from checker.position import MAX_HALF_MOVES
 from checker.version import RULES_VERSION
+from schemas.compiled import OutSchema
 from schemas.fields import StrictBoolean
 from schemas.position import PositionField
 
@@ -46,7 +47,7 @@ class DivideSchema(Schema):
     nodes = fields.Integer(required=True, metadata={"description": "The sequences that begin with it."})
 
 
-class PerftSchema(Schema):
+class PerftSchema(OutSchema):
     """Dumps a :class:`checker.counting.PerftCount` (``divide`` left out
     when it was not asked for)."""
 
@@ -65,8 +66,7 @@ class PerftSchema(Schema):
         metadata={"description": "With divide: every legal turn and its count; the counts add up to nodes."},
     )
 
-    @pre_dump
-    def _from_count(self, count, **kwargs):
+    def prepare(self, count):
         pos, divide = count.position, count.divide
         return {
             "position": position_to_hpn(pos),
@@ -75,8 +75,7 @@ class PerftSchema(Schema):
             "divide": None if divide is None else [{"turn": turn_to_htn(t, pos), "nodes": n} for t, n in divide],
         }
 
-    @post_dump
-    def _omit_divide(self, data, **kwargs):
+    def finish(self, data):
         if data.get("divide") is None:
             data.pop("divide", None)
         return data

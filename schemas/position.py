@@ -9,21 +9,21 @@ from __future__ import annotations
 
 import functools
 
-from marshmallow import Schema, ValidationError, fields, post_dump, post_load, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from checker import board
 from checker.notation import parse_hpn
 from checker.position import PlayerState, Position
+from schemas.compiled import OutSchema
 from schemas.fields import CELL_INDEX, MAX_HPN_LENGTH, CellListField, StrictBoolean, TextOrObject
 
 
-class CellStateSchema(Schema):
+class CellStateSchema(OutSchema):
     tier = fields.Integer(strict=True, load_default=0, metadata={"description": "0, 1 or 2"})
     stone = fields.String(validate=validate.OneOf(["A", "B"]), allow_none=True, load_default=None)
     locked = StrictBoolean(load_default=False)
 
-    @post_dump
-    def _omit_defaults(self, data, **kwargs):
+    def finish(self, data):
         if data.get("stone") is None:
             data.pop("stone", None)
         if not data.get("locked"):

@@ -3,12 +3,13 @@ values."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, pre_dump
+from marshmallow import Schema, fields
 
 from checker import board
 from checker.catalogue import Kind
 from checker.notation import NotationError, position_to_hpn, turn_to_htn
 from checker.version import RULES_VERSION
+from schemas.compiled import OutSchema
 from schemas.position import PositionObjectSchema
 from schemas.turn import TurnForm, turn_to_json
 
@@ -33,7 +34,7 @@ _EMPTY = (0, None, False)
 _NAMES = board.NAMES
 
 
-class PositionOutSchema(PositionObjectSchema):
+class PositionOutSchema(PositionObjectSchema, OutSchema):
     """A position as output: only the cells that differ from tier 0, no stone, unlocked."""
 
     cells = fields.Dict(
@@ -46,8 +47,7 @@ class PositionOutSchema(PositionObjectSchema):
         },
     )
 
-    @pre_dump
-    def _from_position(self, pos, **kwargs):
+    def prepare(self, pos):
         # The cell dicts of _CELL_OUT are shared between answers: read-only, written out at once.
         cells = {
             _NAMES[c]: _CELL_OUT.get(key) or _cell_out(*key)
@@ -185,11 +185,15 @@ class TurnListField(fields.Field):
     (TurnOut; form ``objects``) or its HTN string (form ``htn``).  In the
     document: one of the two arrays."""
 
-    def _serialize(self, value, attr, obj, **kwargs):
+    def dump_value(self, value):
+        """The JSON form of one value (the compiled dumpers call it): as it is."""
         return value
 
+    def _serialize(self, value, attr, obj, **kwargs):
+        return self.dump_value(value)
 
-class LegalTurnsSchema(Schema):
+
+class LegalTurnsSchema(OutSchema):
     """Dumps ``(position, turns, form)``: the turns with their HTN in that
     position, as objects or (form ``htn``) as HTN strings only.
     :func:`schemas.writers.legal_turns_json` writes the same as JSON text, faster."""
@@ -203,8 +207,7 @@ class LegalTurnsSchema(Schema):
         },
     )
 
-    @pre_dump
-    def _from_turns(self, data, **kwargs):
+    def prepare(self, data):
         position, turns, form = data
         if form is TurnForm.HTN:
             return {"count": len(turns), "turns": [turn_to_htn(t, position) for t in turns]}
@@ -223,7 +226,7 @@ class StatusSchema(Schema):
     legal_turns = fields.Integer(required=True)
 
 
-class ValidationSchema(Schema):
+class ValidationSchema(OutSchema):
     """Dumps a :class:`checker.legality.Validation`."""
 
     rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
@@ -244,8 +247,7 @@ class ValidationSchema(Schema):
         metadata={"description": "The position's state; null when the position is not consistent."},
     )
 
-    @pre_dump
-    def _from_validation(self, v, **kwargs):
+    def prepare(self, v):
         try:
             hpn = position_to_hpn(v.position)
         except NotationError:
@@ -263,14 +265,13 @@ class ValidationSchema(Schema):
         return {"consistent": v.consistent, "hpn": hpn, "checks": v.checks, "status": status}
 
 
-class PositionWithHpnSchema(Schema):
+class PositionWithHpnSchema(OutSchema):
     """Dumps a position as ``{position, hpn}``."""
 
     position = fields.Nested(PositionOutSchema, required=True)
     hpn = fields.String(required=True)
 
-    @pre_dump
-    def _wrap(self, pos, **kwargs):
+    def prepare(self, pos):
         return {"position": pos, "hpn": position_to_hpn(pos)}
 
 
