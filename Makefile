@@ -60,16 +60,15 @@ vectors: $(RUNTIME)
 perft: $(RUNTIME)
 	$(PY) -m checker.counting build
 
-# Benchmark: the checker in-process and the HTTP service under gunicorn on loopback;
-# then the pictures (SVG and PNG) beside a check.
+# Benchmark: the checker in-process, the HTTP service under gunicorn on loopback,
+# the worker classes under slow clients, the pictures; written to docs/speed.md.
 bench: $(RUNTIME)
-	$(PY) bench/bench.py
-	$(PY) bench/pictures.py
+	$(PY) -m bench
 
 # The pages at 320, 375 and 1280 px, light and dark: sideways overflow and axe-core's
 # findings; Lighthouse's mobile scores for / and /docs when `npx lighthouse` runs.
 audit: $(TESTING)
-	$(PY) bench/audit.py
+	$(PY) -m bench.audit
 
 # The lock files, after a change of dependencies in pyproject.toml: pip-tools'
 # pip-compile, in a virtual environment of its own, pins every package with

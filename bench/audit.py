@@ -35,15 +35,11 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlencode
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bench.browser import CHROMIUM, CHROMIUM_ARGS, FAILING_IMPACTS
+from bench.server import running_gunicorn
+from checker.notation import START_HPN
 
-from checker.notation import START_HPN  # noqa: E402
-from tests.web.accessibility import FAILING_IMPACTS  # noqa: E402
-from tests.web.gunicorn_server import running_gunicorn  # noqa: E402
-from tests.web.test_playground import CHROMIUM_ARGS  # noqa: E402
-
-CHROME = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
+CHROME = os.environ.get("CHROME_PATH", CHROMIUM)
 WIDTHS = (320, 375, 1280)
 SCHEMES = ("light", "dark")
 PAGES = {

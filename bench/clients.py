@@ -19,7 +19,7 @@ PROBE_TIMEOUT):
 - ``idle``: 300 TCP connections that send nothing;
 - ``headers``: 20 that send a request's headers at a byte a second;
 - ``trickle``: 20 that send complete headers and then a body at a byte a second;
-- ``target``: 300 idle and 20 trickling together (issue 13's target);
+- ``target``: 300 idle and 20 trickling together (the target);
 - ``nonclosing``: 50 that each send one keep-alive request, read the answer
   and keep the connection open;
 - ``upload``: one honest 256 KiB body (within the limit) at 1 KiB/s, the
@@ -31,7 +31,7 @@ PROBE_TIMEOUT):
 - ``mixed``: 4 batch and 10 legal-turns processes together.
 
 For the expensive scenarios a closed-loop /v1/check client also counts its
-answers per second (the issue's figure: 916 req/s alone, 46 beside 10
+answers per second (the figure measured before the gevent workers: 916 req/s alone, 46 beside 10
 legal-turns clients).
 """
 
@@ -46,19 +46,18 @@ import os
 import select
 import signal
 import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
+
+from bench.server import running_gunicorn
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 WORKERS = 4
 PROBE_TIMEOUT = 1.0
 PROBE_EVERY = 0.25
-STARTUP_TIMEOUT = 30.0
 
 CROWDED = "0B2*0B0A/02A111A/1001B00/2A001101/0A0B01A11/0200B0B/00A01B A 0:3:6:1:11:P:- 0:2:5:0:10:PL:- 22"
 PLACING = "0000B/00002B/011000/00102B0B0A/0002B1A1A/000A1A0B/000A1A B 0:3:6:0:7:P:- 1:3:6:0:6:P:- 13"
@@ -81,12 +80,6 @@ def log(*args) -> None:
 # ------------------------------------------------------------- the server --
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
 def _get(port: int, method: str, path: str, body: bytes | None = None, timeout: float = PROBE_TIMEOUT):
     conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
     try:
@@ -99,51 +92,11 @@ def _get(port: int, method: str, path: str, body: bytes | None = None, timeout: 
 
 @contextlib.contextmanager
 def serve(worker_class: str, workers: int = WORKERS, env: dict | None = None):
-    """gunicorn --config gunicorn.conf.py with ``worker_class``, on a free
-    loopback port; yields (port, log file); stopped with SIGTERM (SIGKILL
-    after 30 s)."""
-    port = _free_port()
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("HEXODIC_", "GUNICORN_"))}
-    clean.update(HOST=HOST, PORT=str(port), WEB_CONCURRENCY=str(workers), **(env or {}))
-    gunicorn = Path(sys.executable).parent / "gunicorn"
-    out = tempfile.TemporaryFile()
-    proc = subprocess.Popen(
-        [str(gunicorn), "--config", "gunicorn.conf.py", *CLASSES[worker_class]],
-        cwd=ROOT,
-        env=clean,
-        stdout=out,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        while True:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                out.seek(0)
-                raise RuntimeError(f"gunicorn did not start:\n{out.read().decode()[-3000:]}")
-            try:
-                if _get(port, "GET", "/healthz")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
-        time.sleep(0.5)
-        yield port, out
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        out.close()
-
-
-def log_text(out) -> str:
-    out.flush()
-    out.seek(0)
-    text = out.read().decode("utf-8", "replace")
-    out.seek(0, os.SEEK_END)
-    return text
+    """gunicorn --config gunicorn.conf.py with ``worker_class`` and ``workers``
+    (bench.server.running_gunicorn); yields the running server."""
+    with running_gunicorn(args=tuple(CLASSES[worker_class]), WEB_CONCURRENCY=str(workers), **(env or {})) as server:
+        time.sleep(0.5)  # let the forked workers finish booting
+        yield server
 
 
 # -------------------------------------------------------------- attackers --
@@ -492,7 +445,8 @@ def _recover(port: int, limit: float = 40.0) -> float:
 def compare(classes: list[str], scenarios: list[str], seconds: float, with_upload: bool) -> list[dict]:
     rows = []
     for cls in classes:
-        with serve(cls) as (port, out):
+        with serve(cls) as server:
+            port = server.port
             alone = check_rate(port, 2.0)
             log(f"clients: {cls}: /v1/check alone {alone:.0f} req/s (one client)")
             rows.append(
@@ -526,7 +480,7 @@ def compare(classes: list[str], scenarios: list[str], seconds: float, with_uploa
                     }
                 )
                 _recover(port)
-            text = log_text(out)
+            text = server.output(tail=None)
             rows.append(
                 {
                     "class": cls,
@@ -570,7 +524,7 @@ def throughput(classes: list[str], seconds: float, clients: int = WORKERS, round
     servers = {}
     with contextlib.ExitStack() as stack:
         for cls in classes:
-            servers[cls] = stack.enter_context(serve(cls))[0]
+            servers[cls] = stack.enter_context(serve(cls)).port
         for _ in range(rounds):
             for cls in classes:
                 log(f"clients: throughput of /v1/check under {cls}: {seconds / rounds:g} s")
@@ -584,12 +538,12 @@ def throughput(classes: list[str], seconds: float, clients: int = WORKERS, round
 def bench_section(seconds: float = 6.0) -> str:
     """What make bench prints for the worker classes: /v1/check throughput
     under the old (sync) and the shipped (gevent) worker class, and the
-    issue's target and fairness probes under each."""
+    target and fairness probes under each."""
     classes = ["sync", "gevent"]
     rates = throughput(classes, 1.5 * seconds)
     rows = compare(classes, ["target", "mixed"], seconds, with_upload=False)
     out = [
-        f"4. Worker classes: sync (before issue 13) and gevent (gunicorn.conf.py), {WORKERS} workers each",
+        f"4. Worker classes: sync (the earlier default) and gevent (gunicorn.conf.py), {WORKERS} workers each",
         f"   /v1/check throughput, {WORKERS} closed-loop client processes, one connection per request: "
         + ", ".join(f"{cls} {rate:.0f} req/s" for cls, rate in rates.items())
         + (f" (gevent / sync {rates['gevent'] / rates['sync']:.2f})" if rates.get("sync") else ""),

@@ -12,13 +12,9 @@ and applied.
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from checker.counting import load_table, perft  # noqa: E402
+from checker.counting import load_table, perft
 
 
 def measure(depth3: tuple[str, ...] = ("start",)) -> list[dict]:

@@ -15,18 +15,14 @@ warm-up; sizes in bytes.
 from __future__ import annotations
 
 import statistics
-import sys
 import time
-from pathlib import Path
 from urllib.parse import urlencode
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from checker.drawing.png import RASTERISER, svg_to_png  # noqa: E402
-from checker.drawing.svg import render_svg  # noqa: E402
-from checker.legality import check  # noqa: E402
-from checker.notation import START_HPN, parse_hpn, parse_htn  # noqa: E402
-from checker.web import create_app  # noqa: E402
+from checker.drawing.png import RASTERISER, svg_to_png
+from checker.drawing.svg import render_svg
+from checker.legality import check
+from checker.notation import START_HPN, parse_hpn, parse_htn
+from checker.web import create_app
 
 # A crowded midgame (seeded random game 4 after 22 half-moves, as in bench.py):
 # all 14 stones on the board; A's Move capture b2xa1 and a raise of b1 is legal.
@@ -79,13 +75,10 @@ def rows():
         )
 
 
-def main() -> int:
-    print(f"\nPictures ({RASTERISER}); CPU time per call, ms")
-    print(f"{'position':30s} {'operation':42s} {'median':>8s} {'p90':>8s} {'bytes':>9s}")
+def section() -> str:
+    """The pictures' figures as a section of the report."""
+    lines = [f"Pictures ({RASTERISER}); CPU time per call, ms"]
+    lines.append(f"{'position':30s} {'operation':42s} {'median':>8s} {'p90':>8s} {'bytes':>9s}")
     for name, op, (med, p90), size in rows():
-        print(f"{name:30s} {op:42s} {med:8.2f} {p90:8.2f} {'' if size is None else size:>9}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        lines.append(f"{name:30s} {op:42s} {med:8.2f} {p90:8.2f} {'' if size is None else size:>9}")
+    return "\n".join(lines)

@@ -14,7 +14,7 @@ it is the same for every OP and shrinks relative to the loop as RUNS grows.
 import json
 import sys
 
-from bench import POSITIONS, operations  # bench/bench.py: this directory is on sys.path
+from bench.run import POSITIONS, operations
 
 
 def wsgi_ops(name: str) -> dict:

@@ -372,14 +372,14 @@ TABLE_POSITIONS: tuple[tuple[str, str, str, int], ...] = (
     ),
     (
         "early",
-        "Early game (bench/bench.py `early`): seeded random game 0 after 6 half-moves; three stones "
+        "Early game (bench/run.py `early`): seeded random game 0 after 6 half-moves; three stones "
         "each, six tier-1 cells, A to move with 4 in reserve.",
         "100B0/00100/000A00B0/00100A00/100010/01A000/000B0 A 4:3:6:0:3:P:- 4:3:6:0:3:P:- 6",
         2,
     ),
     (
         "crowded",
-        "Crowded midgame (bench/bench.py `crowded`): seeded random game 4 after 22 half-moves; all 14 "
+        "Crowded midgame (bench/run.py `crowded`): seeded random game 4 after 22 half-moves; all 14 "
         "stones on the board, both reserves empty (Moves only), stones on every tier, a2 Echo-Locked "
         "by B.",
         "0B2*0B0A/02A111A/1001B00/2A001101/0A0B01A11/0200B0B/00A01B A 0:3:6:1:11:P:- 0:2:5:0:10:PL:- 22",
@@ -387,7 +387,7 @@ TABLE_POSITIONS: tuple[tuple[str, str, str, int], ...] = (
     ),
     (
         "placing",
-        "Placing midgame (bench/bench.py `placing`): B to move at half-move 13 with one stone in "
+        "Placing midgame (bench/run.py `placing`): B to move at half-move 13 with one stone in "
         "reserve, the most legal turns a search found (24 cells to Place on, many Shapes, up to 7 "
         "Echoes each).",
         "0000B/00002B/011000/00102B0B0A/0002B1A1A/000A1A0B/000A1A B 0:3:6:0:7:P:- 1:3:6:0:6:P:- 13",
@@ -395,7 +395,7 @@ TABLE_POSITIONS: tuple[tuple[str, str, str, int], ...] = (
     ),
     (
         "endgame",
-        "Endgame of Moves (bench/bench.py `endgame`): seeded random game 0 after 49 half-moves; both "
+        "Endgame of Moves (bench/run.py `endgame`): seeded random game 0 after 49 half-moves; both "
         "reserves empty, both lowering budgets spent, f4 Echo-Locked by A.",
         "2100/001B01B/00A21A00/00A01B210/21A1B0B2B0/0A2A*110/101A1B B 0:2:0:0:19:PL:- 0:3:0:4:18:P:- 49",
         2,

@@ -1,15 +1,13 @@
 """``make bench``'s operations, each run once (no timing, no HTTP load), so a
 rename in the service cannot break the benchmark silently.
 
-bench/bench.py is a script, not a package: it is imported from its path.
+The benchmark is the package bench/ (``python -m bench``); its figures are
+bench/run.py's.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 from flask import Response
@@ -17,19 +15,12 @@ from flask import Response
 from checker.legality import Verdict
 from checker.position import Position
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench.py"
-
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("hexodic_bench", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        del sys.modules[spec.name]
+    from bench import run
+
+    return run
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +38,7 @@ def test_each_operation_returns_what_it_times(table):
     for item in table:
         ops = item["ops"]
         legal, illegal = ops["check_legal"](), ops["check_illegal"]()
-        # the positions' turns are chosen legal / illegal (bench/bench.py's comments say why)
+        # the positions' turns are chosen legal / illegal (bench/run.py's comments say why)
         assert isinstance(legal, Verdict) and legal.legal, item["name"]
         assert isinstance(illegal, Verdict) and not illegal.legal and illegal.violations, item["name"]
         for form in ("request_hpn", "request_json"):
@@ -107,8 +98,7 @@ def _targets(bench, capsys, http, batch):
     ]
     parts = {"hpn": {"check": st}, "json": {"check": st}}
     args = types.SimpleNamespace(seconds=1, rounds=1, warmup=0)
-    bench.report(rows, parts, http, 0.0, args, "0", None, batch, None, None)
-    text = capsys.readouterr().out.split("3. Targets")[1]
+    text = bench.report(rows, parts, http, 0.0, args, "0", None, batch, None, None).split("3. Targets")[1]
     return [line for line in text.splitlines() if line.endswith(("PASS", "MISS"))]
 
 
@@ -152,3 +142,20 @@ def test_the_targets_are_marked_pass_or_miss(bench, capsys):
     lines = _targets(bench, capsys, None, {"HPN, HTN (common)": 100.0, "JSON object, JSON turn": 160.0})
     assert sum("not measured" in line for line in lines) == 4
     assert any(line.startswith("batch per item") and line.endswith("MISS") for line in lines)  # 1.60x
+
+
+def test_the_report_is_written_to_docs_speed_md(bench, tmp_path):
+    path = tmp_path / "speed.md"
+    bench.write_doc(["1. In-process\nfigures", "Pictures\nmore"], path)
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# Speed: `make bench`\n")
+    assert "## What it measures" in text and "1. In-process, over the positions" in text
+    assert "## The latest run\n\n```text\n1. In-process\nfigures\n\nPictures\nmore\n```\n" in text
+
+
+def test_the_shipped_docs_speed_md_is_the_benchmarks_own():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "speed.md").read_text(encoding="utf-8")
+    assert text.startswith("# Speed: `make bench`\n\nWritten by `make bench`")
+    assert "Hexodic checker benchmark" in text and "3. Targets" in text

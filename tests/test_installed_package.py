@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
+from bench.server import running_gunicorn
 from checker.web import create_app
 from tests.helpers import START_HPN
 from tests.test_dockerfile import _instructions
-from tests.web.gunicorn_server import running_gunicorn
 
 ROOT = Path(__file__).resolve().parents[1]
 PIP_TIMEOUT = 300

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-FAILING_IMPACTS = frozenset({"serious", "critical"})
+from bench.browser import FAILING_IMPACTS
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,9 @@ import time
 
 import pytest
 
+from bench.server import HOST, running_gunicorn
 from checker.service import pipeline
 from checker.web import create_app
-from tests.web.gunicorn_server import HOST, running_gunicorn
 
 PROBE_TIMEOUT = 3.0
 BODY_TIMEOUT = 2  # HEXODIC_BODY_TIMEOUT for the shared server (default 5)

@@ -12,10 +12,10 @@ import random
 
 import pytest
 
+from bench.server import running_gunicorn
 from checker.notation import START_HPN
 from checker.web import compression
 from checker.web.docs import url as docs_url
-from tests.web.gunicorn_server import running_gunicorn
 
 # bench/bench.py's placing midgame: 3,097 legal turns, 430,835 bytes as objects
 PLACING = "0000B/00002B/011000/00102B0B0A/0002B1A1A/000A1A0B/000A1A B 0:3:6:0:7:P:- 1:3:6:0:6:P:- 13"

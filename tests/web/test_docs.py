@@ -12,9 +12,10 @@ from html.parser import HTMLParser
 import pytest
 from swagger_ui_bundle import swagger_ui_path
 
+from bench.browser import CHROMIUM, CHROMIUM_ARGS
+from bench.server import running_gunicorn
 from tests.web.accessibility import assert_accessible
-from tests.web.gunicorn_server import running_gunicorn
-from tests.web.test_playground import CHROMIUM, CHROMIUM_ARGS, _missing_browser
+from tests.web.test_playground import _missing_browser
 
 HEADERS = ("Content-Security-Policy", "Referrer-Policy", "X-Content-Type-Options", "X-Frame-Options")
 USED = {

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.web.gunicorn_server import HOST, running_gunicorn
+from bench.server import HOST, running_gunicorn
 
 START_HPN = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
 # after A's "c3 +d4": A's stone on c3 (tier 0), d4 raised to tier 1, B to move

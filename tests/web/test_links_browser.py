@@ -21,8 +21,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
+from bench.server import HOST
 from checker.drawing.png import png_size
-from tests.web.gunicorn_server import HOST
 from tests.web.test_playground import AFTER_C3, START_HPN, Page, browser, expect, server  # noqa: F401  (fixtures)
 
 GAME = "c3 +d4;e5 +d4;e5 +d5"

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from bench.server import HOST, running_gunicorn
 from tests.helpers import START_HPN
-from tests.web.gunicorn_server import HOST, running_gunicorn
 
 TIMEOUT = 10.0
 CHECK, BATCH = "/v1/check", "/v1/check/batch"

@@ -24,9 +24,10 @@ from urllib.parse import urlencode
 
 import pytest
 
+from bench.browser import CHROMIUM, CHROMIUM_ARGS
+from bench.server import ROOT, running_gunicorn
 from tests.web.accessibility import assert_accessible
-from tests.web.gunicorn_server import ROOT, running_gunicorn
-from tests.web.test_playground import CHROMIUM, CHROMIUM_ARGS, START_HPN, UI_TIMEOUT_MS, _missing_browser
+from tests.web.test_playground import START_HPN, UI_TIMEOUT_MS, _missing_browser
 
 WIDTHS = (320, 375, 1280)
 SCHEMES = ("light", "dark")

@@ -24,19 +24,9 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from tests.web.gunicorn_server import ROOT, running_gunicorn
+from bench.browser import CHROMIUM, CHROMIUM_ARGS
+from bench.server import ROOT, running_gunicorn
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREENSHOT = ROOT / "docs" / "playground.png"
 UI_TIMEOUT_MS = 10_000
 

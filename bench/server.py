@@ -1,6 +1,6 @@
-"""The real gunicorn for end-to-end tests: started as `make run` starts it
-(gunicorn.conf.py), on a free loopback port, waited for on /healthz, and
-always stopped."""
+"""The real gunicorn, as ``make run`` starts it (gunicorn.conf.py), on a free
+loopback port, waited for on /healthz, and always stopped: the one way the
+benchmarks, ``make audit`` and the end-to-end tests start the server."""
 
 from __future__ import annotations
 
@@ -17,9 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 STARTUP_TIMEOUT = 20.0
 
@@ -45,6 +43,25 @@ class Server:
         self.log.seek(0, os.SEEK_END)
         return text if tail is None else text[-tail:]
 
+    def stop(self, timeout: float = 15) -> str:
+        """Stop with SIGTERM (SIGKILL after ``timeout``) and sum up its log: how it
+        stopped and its error lines."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                return "killed after SIGTERM timed out"
+        text = self.output(tail=None)
+        marks = ("[ERROR]", "Traceback", "WORKER TIMEOUT")
+        lines = [line for line in text.splitlines() if any(m in line for m in marks)]
+        code = self.proc.returncode
+        state = f"stopped cleanly on SIGTERM (exit {code})" if code == 0 else f"exit {code}"
+        first = f" (first: {lines[0].strip()[:160]})" if lines else ""
+        return f"{state}; {len(lines)} error lines in its log{first}"
+
     def booted_workers(self) -> list[int]:
         """The pids of every worker booted so far, in order (replacements too)."""
         return [int(pid) for pid in re.findall(r"Booting worker with pid: (\d+)", self.output(tail=None))]
@@ -62,23 +79,26 @@ def _healthy(port: int) -> bool:
 
 
 @contextlib.contextmanager
-def running_gunicorn(gunicorn: Path | None = None, cwd: Path = ROOT, **env_overrides: str) -> Iterator[Server]:
+def running_gunicorn(
+    gunicorn: Path | None = None, cwd: Path = ROOT, args: tuple[str, ...] = (), **env_overrides: str
+) -> Iterator[Server]:
     """gunicorn with WEB_CONCURRENCY=2 and the environment's HEXODIC_*/GUNICORN_*
-    settings cleared (``env_overrides`` set any); stopped with SIGTERM (then
-    SIGKILL) when the block ends, unless a test stopped it already.
-    ``gunicorn`` defaults to the one beside the tests' Python, ``cwd`` (where
-    gunicorn.conf.py is read) to the repository."""
+    settings cleared (``env_overrides`` set any, ``args`` are added to the
+    command line); stopped with SIGTERM (then SIGKILL) when the block ends,
+    unless the caller stopped it already.  ``gunicorn`` defaults to the one
+    beside this Python, ``cwd`` (where gunicorn.conf.py is read) to the
+    repository.  A start that fails raises RuntimeError with gunicorn's log."""
     if gunicorn is None:
         gunicorn = Path(sys.executable).parent / "gunicorn"  # the venv running the tests: normally .venv
     if not gunicorn.exists():
-        pytest.fail(f"gunicorn is not installed beside {sys.executable}")
+        raise RuntimeError(f"gunicorn is not installed beside {sys.executable}")
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HEXODIC_", "GUNICORN_"))}
     env.update(HOST=HOST, PORT=str(port), WEB_CONCURRENCY="2", PYTHONUNBUFFERED="1")
     env.update(env_overrides)
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen(
-        [str(gunicorn), "--config", "gunicorn.conf.py"],
+        [str(gunicorn), "--config", "gunicorn.conf.py", *args],
         cwd=cwd,
         env=env,
         stdout=log,
@@ -90,9 +110,9 @@ def running_gunicorn(gunicorn: Path | None = None, cwd: Path = ROOT, **env_overr
         deadline = time.monotonic() + STARTUP_TIMEOUT
         while not _healthy(port):
             if proc.poll() is not None:
-                pytest.fail(f"gunicorn exited with {proc.returncode} during start-up:\n{srv.output()}")
+                raise RuntimeError(f"gunicorn exited with {proc.returncode} during start-up:\n{srv.output()}")
             if time.monotonic() > deadline:
-                pytest.fail(f"gunicorn did not answer /healthz within {STARTUP_TIMEOUT} s:\n{srv.output()}")
+                raise RuntimeError(f"gunicorn did not answer /healthz within {STARTUP_TIMEOUT} s:\n{srv.output()}")
             time.sleep(0.1)
         yield srv
     finally:

@@ -1,7 +1,7 @@
 """Benchmark of the checker: the rules engine in-process, and the HTTP service
 under gunicorn on loopback.  Run from the repository root with ``make bench``
-(or ``.venv/bin/python bench/bench.py``); it prints its tables to stdout and
-its progress to stderr, and finishes in about a minute and a quarter.
+(or ``.venv/bin/python -m bench``); it prints its tables to stdout and its
+progress to stderr, writes them to docs/speed.md, and takes 3 to 5 minutes.
 
 1. In-process, over the positions of POSITIONS: ``check`` of a legal and of an
    illegal turn (check(..., assume_consistent=True), the call the service makes); the
@@ -36,15 +36,17 @@ its progress to stderr, and finishes in about a minute and a quarter.
    cache for JSON objects; HPN text is remembered (schemas.position.cached_hpn),
    so the request path is also timed over a mix of distinct positions, more
    than that cache holds, and reported beside the repeated ones.
-3. The targets, each marked PASS or MISS (issue 14's table among them).
-4. The worker classes (bench/clients.py): /v1/check throughput under the old
-   sync workers and the shipped gevent ones, and the slow-client and fairness
-   probes of issue 13 under each.
+3. The targets, each marked PASS or MISS.
+4. The worker classes (bench/clients.py): /v1/check throughput under sync
+   workers and the shipped gevent ones, and the slow-client and fairness
+   probes under each.
+5. The pictures (bench/pictures.py): SVG, PNG and the picture URLs.
 
 Options: --seconds S (HTTP measurement per endpoint, default 8), --rounds N
 (default 2), --warmup S (before each round's measurement, default 0.5),
 --clients N (default: one per gunicorn worker), --series-time S (in-process
-time per operation and position, default 0.4), --no-http, --no-clients.
+time per operation and position, default 0.4), --no-http, --no-clients,
+--no-doc (do not write docs/speed.md).
 """
 
 from __future__ import annotations
@@ -70,21 +72,22 @@ import time
 from array import array
 from pathlib import Path
 
+from bench import perft_bench, pictures
+from bench.clients import bench_section as worker_classes_section
+from bench.server import running_gunicorn
 from checker.generate import legal_turns
 from checker.legality import check
 from checker.notation import parse_hpn, parse_htn, position_to_hpn, turn_to_htn
 from checker.position import Position
 from checker.service.pipeline import batch_request, check_request, consistent, parse_json
 from checker.web.endpoints import reply
+from checker.web.serving import usable_cpus
 from schemas.position import HPN_CACHE_SIZE, cached_hpn
 from schemas.requests import load_check_request
 from schemas.responses import PositionOutSchema
 from schemas.turn import turn_to_json
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/perft_bench.py, beside this file
-
-import perft_bench  # noqa: E402  (the perft figures)
 
 HOST = "127.0.0.1"  # only loopback is ever contacted
 
@@ -501,74 +504,6 @@ def client_main(conn, port: int) -> None:
         conn.send((len(latencies), errors, latencies.tobytes()))
 
 
-class Server:
-    """gunicorn as ``make run`` starts it, on a free loopback port."""
-
-    def __init__(self):
-        self.port = _free_port()
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if k != "WEB_CONCURRENCY" and not k.startswith(("HEXODIC_", "GUNICORN_"))
-        }
-        env.update(HOST=HOST, PORT=str(self.port))
-        self.log = tempfile.TemporaryFile()
-        gunicorn = Path(sys.executable).parent / "gunicorn"
-        self.proc = subprocess.Popen(
-            [str(gunicorn), "--config", "gunicorn.conf.py"],
-            cwd=ROOT,
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-        )
-
-    def output(self) -> str:
-        self.log.flush()
-        self.log.seek(0)
-        text = self.log.read().decode("utf-8", "replace")
-        self.log.seek(0, os.SEEK_END)
-        return text
-
-    def wait_ready(self) -> int:
-        """Wait for /healthz; return the number of workers booted."""
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited with {self.proc.returncode}:\n{self.output()[-3000:]}")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn not ready after {STARTUP_TIMEOUT:.0f} s:\n{self.output()[-3000:]}")
-            try:
-                if _one_request(self.port, "GET", "/healthz", None, {})[0] == 200:
-                    break
-            except OSError:
-                pass
-            time.sleep(0.1)
-        time.sleep(0.5)  # let the forked workers finish booting
-        return len(re.findall(r"Booting worker with pid", self.output()))
-
-    def stop(self) -> str:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=STOP_TIMEOUT)
-                return "killed after SIGTERM timed out"
-        text = self.output()
-        self.log.close()
-        marks = ("[ERROR]", "Traceback", "WORKER TIMEOUT")
-        lines = [line for line in text.splitlines() if any(m in line for m in marks)]
-        state = (
-            f"stopped cleanly on SIGTERM (exit {self.proc.returncode})"
-            if self.proc.returncode == 0
-            else f"exit {self.proc.returncode}"
-        )
-        first = f" (first: {lines[0].strip()[:160]})" if lines else ""
-        return f"{state}; {len(lines)} error lines in its log{first}"
-
-
 def sequential(port: int, body: bytes, headers: dict, n: int = SEQUENTIAL) -> dict:
     """``n`` requests one after another (no other load), one connection each: median and p99 in ms."""
     latencies = []
@@ -631,92 +566,93 @@ def http_bench(seconds: float, warmup: float, clients: int | None, rounds: int) 
         ("GET /healthz", "GET", "/healthz", None, {}),
     ]
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    server = Server()
     procs, pipes = [], []
-    result = {"endpoints": [], "port": server.port}
-    try:
-        workers = server.wait_ready()
-        result["workers"] = workers
-        # sanity: each endpoint answers 200 with the expected content
-        st, data = _one_request(server.port, "POST", "/v1/check", check_body, {"Content-Type": "application/json"})
-        assert st == 200 and json.loads(data)["legal"] is True, (st, data[:300])
-        st, data = _one_request(
-            server.port, "POST", "/v1/legal-turns", legal_body, {"Content-Type": "application/json"}
-        )
-        assert st == 200 and json.loads(data)["count"] > 1000, (st, data[:300])
-        result["legal_turns_bytes"] = len(data)
-        st, packed = _one_request(server.port, "POST", "/v1/legal-turns", legal_body, gzip_headers)
-        assert st == 200 and json.loads(gzip.decompress(packed)) == json.loads(data)
-        result["legal_turns_gzip_bytes"] = len(packed)
-        htn_body = json.dumps({"position": positions[PLACING][0], "form": "htn"}).encode()
-        result["legal_turns_htn_bytes"] = len(
-            _one_request(server.port, "POST", "/v1/legal-turns", htn_body, json_headers)[1]
-        )
-        result["legal_turns_htn_gzip_bytes"] = len(
-            _one_request(server.port, "POST", "/v1/legal-turns", htn_body, gzip_headers)[1]
-        )
-        n_clients = clients or max(1, workers)
-        result["clients"] = n_clients
-        log(f"http: gunicorn on {HOST}:{server.port} with {workers} workers; {n_clients} client processes")
-        for _ in range(n_clients):
-            parent, child = ctx.Pipe()
-            p = ctx.Process(target=client_main, args=(child, server.port), daemon=True)
-            p.start()
-            procs.append(p)
-            pipes.append(parent)
-        for pipe in pipes:
-            if not pipe.poll(STARTUP_TIMEOUT):
-                raise RuntimeError("a client process did not start")
-            pipe.recv()
-        # Interleaved rounds, so a change of background load touches every
-        # endpoint alike: each round runs each endpoint for seconds/rounds.
-        totals = {label: [0, 0, array("q")] for label, *_ in endpoints}
-        segment = seconds / rounds
-        for r in range(rounds):
-            for label, method, path, body, headers in endpoints:
-                log(f"http: round {r + 1}/{rounds}: {label}: {warmup:g} s warm-up + {segment:g} s")
-                warm_until = time.monotonic_ns() + int(warmup * 1e9)
-                end_at = warm_until + int(segment * 1e9)
-                for pipe in pipes:
-                    pipe.send((method, path, body, headers, warm_until, end_at))
-                for pipe in pipes:
-                    if not pipe.poll(warmup + segment + REQUEST_TIMEOUT + 10):
-                        raise RuntimeError(f"a client process did not report for {label}")
-                    n, e, raw = pipe.recv()
-                    totals[label][0] += n
-                    totals[label][1] += e
-                    totals[label][2].frombytes(raw)
-        for label, _method, path, _body, _headers in endpoints:
-            count, errors, latencies = totals[label]
-            s = sorted(latencies)
-            result["endpoints"].append(
-                {
-                    "label": label,
-                    "path": path,
-                    "requests": count,
-                    "errors": errors,
-                    "rps": count / seconds,
-                    "median_ms": percentile(s, 50) / 1e6,
-                    "p99_ms": percentile(s, 99) / 1e6,
-                }
+    with running_gunicorn(WEB_CONCURRENCY=str(min(usable_cpus(), 8))) as server:
+        result = {"endpoints": [], "port": server.port}
+        time.sleep(0.5)  # let the forked workers finish booting
+        try:
+            workers = len(server.booted_workers())
+            result["workers"] = workers
+            # sanity: each endpoint answers 200 with the expected content
+            st, data = _one_request(server.port, "POST", "/v1/check", check_body, {"Content-Type": "application/json"})
+            assert st == 200 and json.loads(data)["legal"] is True, (st, data[:300])
+            st, data = _one_request(
+                server.port, "POST", "/v1/legal-turns", legal_body, {"Content-Type": "application/json"}
             )
-        log(f"http: {SEQUENTIAL} sequential legal-turns requests (gzip accepted), one client")
-        result["sequential"] = sequential(server.port, legal_body, gzip_headers)
-        log(f"http: wrk, {WRK_CONNECTIONS} keep-alive connections: /v1/check and /healthz, {rounds} rounds")
-        result["wrk"] = wrk_rates(server.port, check_body, rounds)
-    finally:
-        for pipe in pipes:
-            try:
-                pipe.send(None)  # a client between phases stops; one mid-phase is terminated below
-            except OSError:
-                pass
-        for p in procs:
-            p.join(timeout=5)
-            if p.is_alive():
-                p.terminate()
+            assert st == 200 and json.loads(data)["count"] > 1000, (st, data[:300])
+            result["legal_turns_bytes"] = len(data)
+            st, packed = _one_request(server.port, "POST", "/v1/legal-turns", legal_body, gzip_headers)
+            assert st == 200 and json.loads(gzip.decompress(packed)) == json.loads(data)
+            result["legal_turns_gzip_bytes"] = len(packed)
+            htn_body = json.dumps({"position": positions[PLACING][0], "form": "htn"}).encode()
+            result["legal_turns_htn_bytes"] = len(
+                _one_request(server.port, "POST", "/v1/legal-turns", htn_body, json_headers)[1]
+            )
+            result["legal_turns_htn_gzip_bytes"] = len(
+                _one_request(server.port, "POST", "/v1/legal-turns", htn_body, gzip_headers)[1]
+            )
+            n_clients = clients or max(1, workers)
+            result["clients"] = n_clients
+            log(f"http: gunicorn on {HOST}:{server.port} with {workers} workers; {n_clients} client processes")
+            for _ in range(n_clients):
+                parent, child = ctx.Pipe()
+                p = ctx.Process(target=client_main, args=(child, server.port), daemon=True)
+                p.start()
+                procs.append(p)
+                pipes.append(parent)
+            for pipe in pipes:
+                if not pipe.poll(STARTUP_TIMEOUT):
+                    raise RuntimeError("a client process did not start")
+                pipe.recv()
+            # Interleaved rounds, so a change of background load touches every
+            # endpoint alike: each round runs each endpoint for seconds/rounds.
+            totals = {label: [0, 0, array("q")] for label, *_ in endpoints}
+            segment = seconds / rounds
+            for r in range(rounds):
+                for label, method, path, body, headers in endpoints:
+                    log(f"http: round {r + 1}/{rounds}: {label}: {warmup:g} s warm-up + {segment:g} s")
+                    warm_until = time.monotonic_ns() + int(warmup * 1e9)
+                    end_at = warm_until + int(segment * 1e9)
+                    for pipe in pipes:
+                        pipe.send((method, path, body, headers, warm_until, end_at))
+                    for pipe in pipes:
+                        if not pipe.poll(warmup + segment + REQUEST_TIMEOUT + 10):
+                            raise RuntimeError(f"a client process did not report for {label}")
+                        n, e, raw = pipe.recv()
+                        totals[label][0] += n
+                        totals[label][1] += e
+                        totals[label][2].frombytes(raw)
+            for label, _method, path, _body, _headers in endpoints:
+                count, errors, latencies = totals[label]
+                s = sorted(latencies)
+                result["endpoints"].append(
+                    {
+                        "label": label,
+                        "path": path,
+                        "requests": count,
+                        "errors": errors,
+                        "rps": count / seconds,
+                        "median_ms": percentile(s, 50) / 1e6,
+                        "p99_ms": percentile(s, 99) / 1e6,
+                    }
+                )
+            log(f"http: {SEQUENTIAL} sequential legal-turns requests (gzip accepted), one client")
+            result["sequential"] = sequential(server.port, legal_body, gzip_headers)
+            log(f"http: wrk, {WRK_CONNECTIONS} keep-alive connections: /v1/check and /healthz, {rounds} rounds")
+            result["wrk"] = wrk_rates(server.port, check_body, rounds)
+        finally:
+            for pipe in pipes:
+                try:
+                    pipe.send(None)  # a client between phases stops; one mid-phase is terminated below
+                except OSError:
+                    pass
+            for p in procs:
                 p.join(timeout=5)
-        result["stop"] = server.stop()
-        log(f"http: gunicorn {result['stop']}")
+                if p.is_alive():
+                    p.terminate()
+                    p.join(timeout=5)
+            result["stop"] = server.stop()
+            log(f"http: gunicorn {result['stop']}")
     return result
 
 
@@ -747,7 +683,21 @@ def report(
     batch: dict[str, float] | None = None,
     mix: dict | None = None,
     tails: list[dict] | None = None,
-) -> None:
+) -> str:
+    """The report's text: the machine, then each section of figures, then the targets."""
+    http_lines, ep = _http_section(http, args)
+    return "\n".join(
+        [
+            *_header(load_before),
+            *_in_process_section(rows, parts, mix, tails, batch, perft_rows),
+            *http_lines,
+            *_targets_section(rows, mix, batch, http, ep),
+            f"total time {time.monotonic() - started:.0f} s",
+        ]
+    )
+
+
+def _header(load_before: str) -> list[str]:
     out = []
     cpus = os.cpu_count()
     affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
@@ -761,6 +711,11 @@ def report(
         f"load     1/5/15-min load average {load_before} at start, {_loadavg()} at the end "
         f"(other work on the machine inflates p99s and lowers req/s)"
     )
+    return out
+
+
+def _in_process_section(rows, parts, mix, tails, batch, perft_rows) -> list[str]:
+    out: list[str] = []
     out.append("")
     out.append(
         "1. In-process, µs (median / p99 of N one-call samples; check is check(..., assume_consistent=True), "
@@ -886,6 +841,11 @@ def report(
         out.append("")
     if perft_rows:  # bench/perft_bench.py
         out += perft_bench.lines(perft_rows) + [""]
+    return out
+
+
+def _http_section(http: dict | None, args) -> tuple[list[str], dict]:
+    out: list[str] = []
     ep = {}
     if http is not None:
         out.append(
@@ -934,6 +894,11 @@ def report(
         out.append(f"   gunicorn {http.get('stop', '?')}")
         out.append("")
 
+    return out, ep
+
+
+def _targets_section(rows, mix, batch, http, ep) -> list[str]:
+    out: list[str] = []
     out.append("3. Targets")
     by = {r["name"]: r for r in rows}
     cr = by[CROWDED]
@@ -1033,8 +998,7 @@ def report(
     )
     out.append(table(["target", "figure", ""], t4, "lrl"))
     out.append("")
-    out.append(f"total time {time.monotonic() - started:.0f} s")
-    print("\n".join(out), flush=True)
+    return out
 
 
 def _loadavg() -> str:
@@ -1056,6 +1020,7 @@ def main(argv=None) -> int:
     ap.add_argument("--series-time", type=float, default=0.4, help="in-process time per operation and position (s)")
     ap.add_argument("--rounds", type=int, default=2, help="HTTP rounds, endpoints interleaved (default 2)")
     ap.add_argument("--no-http", action="store_true", help="skip the HTTP part")
+    ap.add_argument("--no-doc", dest="doc", action="store_false", help=f"do not write {SPEED_DOC}")
     ap.add_argument(
         "--no-clients", action="store_true", help="skip the worker-class comparison (bench/clients.py: sync vs gevent)"
     )
@@ -1074,18 +1039,34 @@ def main(argv=None) -> int:
     log("in-process: perft over the table (depth 2, the start to depth 3)")
     perft_rows = perft_bench.measure()
     http = None if args.no_http else http_bench(args.seconds, args.warmup, args.clients, args.rounds)
-    report(rows, parts, http, started, args, load_before, perft_rows, batch, mix, tails)
+    text = report(rows, parts, http, started, args, load_before, perft_rows, batch, mix, tails)
+    print(text, flush=True)
+    sections = [text]
     if not (args.no_http or args.no_clients):
-        # Issue 13: the cost and the gain of the gevent worker class beside the old sync one.
-        import clients  # bench/clients.py, beside this file (on sys.path above)
-
-        print("\n" + clients.bench_section(), flush=True)
+        # the cost and the gain of the gevent worker class beside the sync one
+        sections.append(worker_classes_section())
+        print("\n" + sections[-1], flush=True)
+    sections.append(pictures.section())
+    print("\n" + sections[-1], flush=True)
+    if args.doc:
+        write_doc(sections, ROOT / SPEED_DOC)
+        log(f"written to {SPEED_DOC}")
     return 0
 
 
-if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:
-        log("interrupted")
-        sys.exit(130)
+SPEED_DOC = "docs/speed.md"
+
+
+def write_doc(sections: list[str], path: Path) -> None:
+    """docs/speed.md: what the benchmark measures, then this run's figures (one
+    current table; the history is in git)."""
+    intro = (__doc__ or "").strip()
+    figures = "\n\n".join(s.strip("\n") for s in sections)
+    path.write_text(
+        "# Speed: `make bench`\n\n"
+        "Written by `make bench` (`python -m bench`); each run replaces it, so it holds the latest figures. "
+        "Figures are from a shared 2-core machine: compare ratios within one run, not runs with each other.\n\n"
+        f"## What it measures\n\n```text\n{intro}\n```\n\n"
+        f"## The latest run\n\n```text\n{figures}\n```\n",
+        encoding="utf-8",
+    )
