@@ -73,7 +73,8 @@ def _value_fn(field: fields.Field) -> Callable[[Any], Any] | None:
         fn = _value_fn(field.inner)
         if fn is None:
             return lambda v: None if v is None else list(v)
-        return lambda v: None if v is None else [fn(x) for x in v]
+        item_fn: Callable[[Any], Any] = fn
+        return lambda v: None if v is None else [item_fn(x) for x in v]
     if isinstance(field, fields.Dict):
         fn = _value_fn(field.value_field) if field.value_field is not None else None
         if fn is None:
@@ -103,7 +104,7 @@ def _compile(schema_cls: type[Schema]) -> Callable[[Any], dict]:
         elif isinstance(field, fields.Function):
             plan.append((key, attr, "call", field.serialize_func))
         elif isinstance(field, fields.Method):
-            plan.append((key, attr, "call", getattr(schema, field.serialize_method_name)))
+            plan.append((key, attr, "call", getattr(schema, str(field.serialize_method_name))))
         else:
             fn = _value_fn(field)
             plan.append((key, attr, "get" if fn is None else "conv", fn))

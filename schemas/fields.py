@@ -8,6 +8,8 @@ message says where; judging is left to the checker.
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import ValidationError, fields
 
 from checker import board
@@ -88,9 +90,9 @@ class TextOrObject(fields.Field):
     """A value given as text (parsed by ``parse``) or as a JSON object (loaded
     by ``schema``).  Subclasses name the notation and the text's limit."""
 
-    parse = None  # text -> value; raises NotationError
-    fast = None  # object -> value, or None to let the schema judge (optional)
-    schema = None  # the Schema class for the object form
+    parse: Any = None  # text -> value; raises NotationError
+    fast: Any = None  # object -> value, or None to let the schema judge (optional)
+    schema: Any = None  # the Schema class for the object form
     notation = ""  # "HPN" or "HTN", for messages
     text_kind = ""  # "an HPN string", "an HTN Project token", ...
     max_length = 0

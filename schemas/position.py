@@ -124,9 +124,10 @@ def _fast_player(p) -> PlayerState | None:
     names = p.get("cooldown", ())
     if type(names) not in (list, tuple) or len(names) > board.CELL_COUNT:
         return None
-    cooldown = frozenset(CELL_INDEX.get(n) if type(n) is str else None for n in names)
-    if None in cooldown or len(cooldown) != len(names):
+    found = frozenset(CELL_INDEX.get(n) if type(n) is str else None for n in names)
+    if None in found or len(found) != len(names):
         return None
+    cooldown = frozenset(c for c in found if c is not None)
     return PlayerState(
         p["reserve"],
         p["charges"],

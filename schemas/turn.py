@@ -16,7 +16,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from checker import board
 from checker.notation import parse_htn, parse_project, parse_shape
-from checker.turn import Echo, EchoKind, Move, Place, Shape, ShapeKind, Skip, Turn
+from checker.turn import Echo, EchoKind, Move, Place, Project, Shape, ShapeKind, Skip, Turn
 from schemas.fields import CELL_INDEX, MAX_HTN_LENGTH, CellField, TextOrObject
 
 _CELL_DOC = {"type": "string", "example": "c3", "description": "A cell name, a1 … g7."}
@@ -126,6 +126,7 @@ def fast_turn(value) -> Turn | None:
     kind = p.get("kind")
     if type(kind) is not str or _PROJECT_KEYS.get(kind) != p.keys():
         return None
+    project: Project
     if kind == "place":
         cell = p["cell"]
         c = CELL_INDEX.get(cell) if type(cell) is str else None

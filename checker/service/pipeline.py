@@ -191,12 +191,13 @@ class Operation:
         writer: Callable[[Any], bytes] | None = None,
     ):
         self.run, self.response, self.request, self.many = run, response, request, many
-        self._load = loader or (request().load if request is not None else None)
+        self._load: Callable[[Any], Any] | None = loader or (request().load if request is not None else None)
         self._dump = dumper(response)
         self.writer = writer
 
     def load(self, data, at: Path = ()) -> dict:
         """The body loaded; a :class:`SchemaError` when it does not match."""
+        assert self._load is not None, "this operation reads no body"
         return _loaded(self._load, data, at)
 
     def dump(self, value):

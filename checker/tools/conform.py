@@ -93,11 +93,13 @@ class Engine:
             stderr=self._stderr,
             start_new_session=True,
         )
+        assert self.proc.stdin is not None and self.proc.stdout is not None  # both are pipes
+        self._to_engine, self._from_engine = self.proc.stdin, self.proc.stdout
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
     def _read(self) -> None:
-        for line in self.proc.stdout:
+        for line in self._from_engine:
             self._lines.put(line)
         self._lines.put(None)
 
@@ -110,8 +112,8 @@ class Engine:
         what = f"{op} (id {rid})"
         line = json.dumps({"id": rid, "op": op, **fields}, ensure_ascii=False) + "\n"
         try:
-            self.proc.stdin.write(line.encode("utf-8"))
-            self.proc.stdin.flush()
+            self._to_engine.write(line.encode("utf-8"))
+            self._to_engine.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise EngineBroke(f"the engine exited without answering {what}{self._status()}") from None
         try:
@@ -153,11 +155,11 @@ class Engine:
         proc = self.proc
         if proc.poll() is None:
             try:
-                proc.stdin.write(json.dumps({"id": self._next_id + 1, "op": "quit"}).encode() + b"\n")
-                proc.stdin.flush()
+                self._to_engine.write(json.dumps({"id": self._next_id + 1, "op": "quit"}).encode() + b"\n")
+                self._to_engine.flush()
             except (OSError, ValueError):
                 pass
-        for stream in (proc.stdin,):
+        for stream in (self._to_engine,):
             try:
                 stream.close()
             except (OSError, ValueError):
@@ -173,7 +175,7 @@ class Engine:
             pass
         self._reader.join(timeout=QUIT_GRACE)
         try:
-            proc.stdout.close()
+            self._from_engine.close()
         except (OSError, ValueError):
             pass
         self._stderr.close()
@@ -347,10 +349,10 @@ def _vectors(talk: _Talk, pattern: str, report: _Report) -> None:
                     )
             if v["legal"] and legal:
                 played += 1
-                got = talk.play_position(v["position"], v["turn"])
-                if got != parse_hpn(v["after"]):
+                after = talk.play_position(v["position"], v["turn"])
+                if after != parse_hpn(v["after"]):
                     report.differ(
-                        f"vector {v['id']}: play {v['turn']}: expected {v['after']}, got {position_to_hpn(got)}"
+                        f"vector {v['id']}: play {v['turn']}: expected {v['after']}, got {position_to_hpn(after)}"
                     )
         except EngineRefused as exc:
             report.differ(f"vector {v['id']}: the engine refused: {exc}")

@@ -109,6 +109,7 @@ def _answer(request: dict) -> dict:
         verdict = check(pos, turn, assume_consistent=True)
         if not verdict.legal:
             raise _Refusal(f"the turn {verdict.turn} is not legal ({', '.join(verdict.violations)})")
+        assert verdict.outcome is not None  # legal
         return {"position": position_to_hpn(verdict.outcome.position)}
     if op == "check":
         pos, turn, history = _position(request), _turn(request), _history(request)
@@ -156,9 +157,10 @@ def serve(
         except (ValueError, RecursionError) as exc:
             answer = {"id": None, "error": f"not a JSON line: {exc}"}
         else:
-            answer = handler(request)
-            if answer is None:
+            handled = handler(request)
+            if handled is None:
                 return 0
+            answer = handled
         stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
         stdout.flush()
 

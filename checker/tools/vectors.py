@@ -43,6 +43,7 @@ from checker.turn import (
     Echo,
     Move,
     Place,
+    Project,
     Shape,
     Skip,
     Turn,
@@ -102,11 +103,13 @@ def expected(position: Position, turn: Turn, history: list[Position] | None) -> 
     v = check(position, turn, history)
     if not v.legal:
         return {"legal": False, "violations": v.violations, "after": None, "game": None}
-    g = v.outcome.game
+    outcome = v.outcome
+    assert outcome is not None  # a legal verdict carries its outcome
+    g = outcome.game
     return {
         "legal": True,
         "violations": [],
-        "after": position_to_hpn(v.outcome.position),
+        "after": position_to_hpn(outcome.position),
         "game": {"over": g.over, "result": g.result, "reason": g.reason, "repetition": g.repetition},
     }
 
@@ -134,6 +137,7 @@ def _vector(id_: str, description: str, position: Position, history: list[Positi
 def _random_turn(rng: random.Random) -> Turn:
     cells = board.CELLS
     kind = rng.random()
+    project: Project
     if kind < 0.45:
         project = Place(rng.choice(cells))
     elif kind < 0.9:
@@ -169,7 +173,7 @@ def generated_vectors() -> list[dict]:
     seen: set[tuple[str, str]] = set()
     for seed in GEN_SEEDS:
         rng = random.Random(seed)
-        pos, history = Position.start(), []
+        pos, history = Position.start(), list[Position]()
         for ply in range(MAX_HALF_MOVES):
             turns = legal_turns(pos)
             if not turns:
@@ -213,12 +217,14 @@ def generated_vectors() -> list[dict]:
                 )
             t = rng.choice(turns)
             verdict = check(pos, t, history)
-            if verdict.outcome.game.over:
+            outcome = verdict.outcome
+            assert outcome is not None  # t is one of the legal turns
+            if outcome.game.over:
                 out.append(
                     _vector(
                         f"gen-{seed:02d}-{ply:02d}-end",
                         f"Generated from {where}: the turn that "
-                        f"ends the game ({verdict.outcome.game.reason}) (regression vector; the answer "
+                        f"ends the game ({outcome.game.reason}) (regression vector; the answer "
                         "is the checker's).",
                         pos,
                         list(history),
@@ -226,7 +232,7 @@ def generated_vectors() -> list[dict]:
                     )
                 )
                 history.append(pos)
-                after = verdict.outcome.position
+                after = outcome.position
                 late = _random_turn(rng)
                 out.append(
                     _vector(
@@ -240,7 +246,7 @@ def generated_vectors() -> list[dict]:
                 )
                 break
             history.append(pos)
-            pos = verdict.outcome.position
+            pos = outcome.position
     return out
 
 

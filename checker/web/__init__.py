@@ -41,6 +41,7 @@ def create_app(config: dict | None = None) -> Flask:
     # Imported here: gunicorn.conf.py imports this package's Flask-free modules
     # (settings, serving) before the app, and prometheus_client must come after them.
     from flask import Flask
+    from flask.json.provider import DefaultJSONProvider
     from werkzeug.middleware.proxy_fix import ProxyFix
 
     from checker.web import compression, errors, headers, observe, settings
@@ -48,7 +49,8 @@ def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, static_folder=None)  # assets are served by their blueprints
     app.config.update(settings.from_env())
     app.config.update(config or {})
-    app.json.sort_keys = False
+    if isinstance(app.json, DefaultJSONProvider):
+        app.json.sort_keys = False
     observe.init_app(app)
     for bp in blueprints():
         app.register_blueprint(bp)
@@ -56,7 +58,7 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["PROXIES"]:
         # absolute links (og:image) from the proxies' X-Forwarded-Proto/Host, only when configured
         n = app.config["PROXIES"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=0, x_proto=n, x_host=n)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=0, x_proto=n, x_host=n)  # type: ignore[method-assign]
     _cors(app)
     headers.init_app(app)
     compression.init_app(app)  # last registered, so it runs first: the hooks above see what is sent

@@ -13,7 +13,7 @@ import functools
 from importlib import resources
 from importlib.abc import Traversable
 
-from flask import Response
+from werkzeug.wrappers import Response as BaseResponse
 
 from checker.web import security
 from checker.web.endpoints import revalidated
@@ -28,6 +28,6 @@ def read(name: str) -> bytes:
     return STATIC.joinpath(name).read_bytes()
 
 
-def send(name: str, content_type: str) -> Response:
+def send(name: str, content_type: str) -> BaseResponse:
     """A static file as an asset the browser revalidates (ETag, 304)."""
     return security.asset(revalidated(read(name), content_type))

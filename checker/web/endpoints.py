@@ -29,6 +29,7 @@ from flask import Response
 from gevent import monkey
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.wrappers import Response as BaseResponse
 
 from checker.service import budget
 from checker.service.pipeline import Operation, encode, parse_json, read
@@ -132,7 +133,7 @@ def reply_text(text: bytes, status: int = 200) -> Response:
     return Response(text, status=status, mimetype=JSON)
 
 
-def revalidated(body: bytes, content_type: str, etag: str | None = None) -> Response:
+def revalidated(body: bytes, content_type: str, etag: str | None = None) -> BaseResponse:
     """A page or an asset the browser revalidates each time (``no-cache`` and an
     ETag, ``etag`` or the body's hash; a 304 when its copy is current)."""
     resp = Response(body, content_type=content_type)
@@ -294,6 +295,7 @@ class Blueprint(flask.Blueprint):
                 def served():
                     return view(read(schema, body()))
             else:
+                assert query is not None
                 schema = query()
 
                 @functools.wraps(view)

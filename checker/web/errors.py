@@ -21,6 +21,7 @@ from http import HTTPStatus
 
 from flask import Flask, Response, render_template, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response as BaseResponse
 
 from checker.service.problems import RequestError, problem_body
 from checker.web import observe, security
@@ -30,7 +31,7 @@ log = logging.getLogger(__name__)
 
 def problem(
     status: int, slug: str, title: str, detail: str, errors: list[dict] | None = None, headers: dict | None = None
-) -> Response:
+) -> BaseResponse:
     """A problem answer (an HTTP error's), with extra ``headers``."""
     return answer(problem_body(status, slug, title, detail, errors), headers)
 
@@ -48,7 +49,7 @@ def wants_html() -> bool:
 _PLAYGROUND_QUERIES = ("/check", "/game", "/v1/render.svg", "/v1/render.png")
 
 
-def answer(body: dict, headers: dict | None = None) -> Response:
+def answer(body: dict, headers: dict | None = None) -> BaseResponse:
     """The error answer of a problem object, in the form the client prefers,
     with extra ``headers``."""
     if not wants_html():
@@ -115,8 +116,9 @@ def register(app: Flask) -> None:
     def _http_error(exc: HTTPException):
         status = exc.code or 500
         headers = {}
-        if status == 405 and getattr(exc, "valid_methods", None):
-            headers["Allow"] = ", ".join(exc.valid_methods)
+        allowed = getattr(exc, "valid_methods", None)
+        if status == 405 and allowed:
+            headers["Allow"] = ", ".join(allowed)
         detail = exc.description or exc.name
         if status == 413:
             limit = app.config.get("MAX_CONTENT_LENGTH")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 
 from flask import Response, request
+from werkzeug.wrappers import Response as BaseResponse
 
 from checker.drawing.png import rasterise
 from checker.web import assets, security
@@ -38,7 +39,7 @@ def png() -> bytes:
     return rasterise(svg().decode("utf-8"), PNG_SIZE)
 
 
-def _cached(body: bytes, content_type: str) -> Response:
+def _cached(body: bytes, content_type: str) -> BaseResponse:
     resp = Response(body, content_type=content_type)
     resp.cache_control.public = True
     resp.cache_control.max_age = MAX_AGE

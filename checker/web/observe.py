@@ -163,7 +163,7 @@ def _finish(resp: Response) -> Response:
     if seen is None:  # another before_request hook failed before ours ran
         seen = g.seen = _Seen(request.headers.get(REQUEST_ID))
     seconds = time.perf_counter() - seen.started
-    req = request._get_current_object()
+    req = request._get_current_object()  # type: ignore[attr-defined]  # the proxied Request, read once
     resp.headers[REQUEST_ID] = seen.request_id
     route = req.url_rule.rule if req.url_rule is not None else UNMATCHED
     method = req.method if req.method in _METHODS else "other"
@@ -218,5 +218,5 @@ def exposition(accept: str | None) -> tuple[bytes, str]:
     """The metrics, summed over every worker, and their content type:
     Prometheus's text format, or OpenMetrics when ``accept`` asks for it
     (prometheus_client's own choice)."""
-    encode, content_type = choose_encoder(accept)
+    encode, content_type = choose_encoder(accept or "")
     return encode(_registry()), content_type

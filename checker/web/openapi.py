@@ -210,6 +210,7 @@ def build() -> dict:
             "A-Z a-z 0-9 . _ : + / = @ -), else a new one."
         },
     )
+    assert plugin.converter is not None  # made by spec.register above
     plugin.converter.add_attribute_function(_custom_fields)
     endpoints = [ep for bp in blueprints() for ep in bp.endpoints]
     # components: the fields' building blocks, then every request, then every answer, then the problem

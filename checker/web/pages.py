@@ -21,6 +21,7 @@ dicts as the JSON answers) → template.
 from __future__ import annotations
 
 from flask import Response, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from checker.catalogue import RULES
 from checker.drawing import draw
@@ -82,7 +83,7 @@ def _picture(position: Position, turn, **extra) -> dict:
     }
 
 
-def _page(template: str, **context) -> Response:
+def _page(template: str, **context) -> BaseResponse:
     resp = Response(render_template(template, **context), mimetype="text/html")
     resp.headers["Cache-Control"] = PAGE_CACHE_CONTROL
     resp.add_etag()
@@ -138,10 +139,10 @@ def check_page(data: dict):
 def game_page(data: dict):
     turns, embed = data["turns"], data["embed"]
     game = replay(turns)  # from the start: the history is known
-    before = [Position.start()] + [v.outcome.position for v in game.verdicts if v.legal]
+    before = [Position.start()] + [v.outcome.position for v in game.verdicts if v.outcome is not None]
     end = len(turns) + 1 if game.legal else None  # "at" of the final position
     last = end or game.checked
-    at = data["at"] or (game.first_illegal.index + 1 if game.first_illegal else end)
+    at: int = data["at"] or (game.first_illegal.index + 1 if game.first_illegal else last)
     if at > last:
         where = (
             f"the game has {len(turns)} turns: at is 1 … {end} ({end}: the final position)"

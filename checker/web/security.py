@@ -25,7 +25,12 @@ in ``HEXODIC_FRAME_ANCESTORS`` (``frame-ancestors <origins>``, and no
 
 from __future__ import annotations
 
-from flask import Response, current_app
+from typing import TypeVar
+
+from flask import current_app
+from werkzeug.wrappers import Response
+
+R = TypeVar("R", bound=Response)
 
 
 def _csp(scripts: bool, forms: bool, ancestors: str) -> str:
@@ -38,7 +43,7 @@ def _csp(scripts: bool, forms: bool, ancestors: str) -> str:
     )
 
 
-def page(resp: Response, *, scripts: bool = True, forms: bool = False, embeddable: bool = False) -> Response:
+def page(resp: R, *, scripts: bool = True, forms: bool = False, embeddable: bool = False) -> R:
     """``resp``, an HTML page, with the page headers.  ``scripts``: it runs
     its own script files (a permalink or error page runs none); ``forms``: it
     has a plain form sent to the service; ``embeddable``: the configured
@@ -52,7 +57,7 @@ def page(resp: Response, *, scripts: bool = True, forms: bool = False, embeddabl
     return resp
 
 
-def asset(resp: Response) -> Response:
+def asset(resp: R) -> R:
     """``resp``, a page's script or stylesheet: never sniffed as another type."""
     resp.headers["X-Content-Type-Options"] = "nosniff"
     return resp

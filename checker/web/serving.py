@@ -184,7 +184,7 @@ def log_requests_to(target: str | None) -> logging.Logger:
         return log
     handler = logging.StreamHandler(sys.stdout) if target == "-" else logging.FileHandler(target, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(message)s"))
-    handler._hexodic = True
+    handler._hexodic = True  # type: ignore[union-attr]  # our mark, to find our handler again
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     return log
