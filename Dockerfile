@@ -29,15 +29,17 @@ COPY checker ./checker
 COPY schemas ./schemas
 RUN pip install --no-cache-dir --no-deps . \
     && rm -rf /src/* \
-    && useradd --system --no-create-home --uid 10001 checker
+    && groupadd --system --gid 10001 checker \
+    && useradd --system --no-create-home --uid 10001 --gid 10001 checker
 
 WORKDIR /app
 COPY gunicorn.conf.py ./
 
-USER 10001
+USER 10001:10001
 EXPOSE 8000
 
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('PORT', '8000') + '/healthz', timeout=2)"]
 
-CMD ["gunicorn", "--config", "gunicorn.conf.py"]
+# Settings checked, then exec gunicorn --config gunicorn.conf.py (PID 1, so it gets SIGTERM).
+CMD ["hexodic-checker-serve"]

@@ -39,8 +39,9 @@ test: $(TESTING)
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info
 
-# The server command; the Dockerfile's CMD runs the same one.
-SERVE := gunicorn --config gunicorn.conf.py
+# The server command; the Dockerfile's CMD runs the same one: every setting
+# checked (one line and exit 2 for a bad one), then gunicorn --config gunicorn.conf.py.
+SERVE := hexodic-checker-serve
 
 run: $(RUNTIME)
 	$(VENV)/bin/$(SERVE)

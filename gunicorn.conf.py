@@ -47,6 +47,9 @@ preload_app = True
 # puts it at ~/.gunicorn/gunicorn.ctl, shared by every instance of the user,
 # and one instance stopping deletes another's.
 control_socket = _server["control_socket"]
+# X-Forwarded-* only from the proxies named (none unless HEXODIC_PROXIES >= 1);
+# gunicorn's own default trusts loopback, where any local client could forge them.
+forwarded_allow_ips = settings.forwarded_allow_ips()
 control_socket_disable = not control_socket
 # What gunicorn refuses itself (an unsupported Transfer-Encoding, an over-long
 # request line or header, a malformed request line) it answers with an HTML

@@ -170,16 +170,17 @@ def _strip_venv(argv: list[str]) -> list[str]:
 def test_cmd_is_the_make_run_command(instructions):
     cmds = _all(instructions, "CMD")
     assert cmds, "no CMD"
-    cmd = _exec_form(cmds[-1])  # exec form: gunicorn is PID 1 and gets SIGTERM
+    cmd = _exec_form(cmds[-1])  # exec form: the server (which execs gunicorn) is PID 1 and gets SIGTERM
     serve = _serve_from_makefile()
-    assert serve[0] == "gunicorn"
+    assert serve[0] == "hexodic-checker-serve"
     assert _strip_venv(cmd) == _strip_venv(serve)
     assert not _all(instructions, "ENTRYPOINT"), "an ENTRYPOINT would change what CMD runs"
 
 
 def test_cmd_files_are_in_the_image(instructions):
-    """Files the server command names (its --config) are copied into WORKDIR."""
-    cmd = _exec_form(_all(instructions, "CMD")[-1])
+    """Files the server command names (its --config, which hexodic-checker-serve
+    adds) are copied into WORKDIR."""
+    cmd = [*_exec_form(_all(instructions, "CMD")[-1]), "--config", "gunicorn.conf.py"]
     copied = " ".join(_all(instructions, "COPY")).split()
     for i, arg in enumerate(cmd[:-1]):
         if arg in ("--config", "-c"):

@@ -96,7 +96,7 @@ def _cors(app: Flask) -> None:
     @app.after_request
     def _headers(resp):
         origin = request.headers.get("Origin")
-        if not origin:
+        if not origin or request.path == "/metrics":  # the metrics are for the scraper, not for pages
             return resp
         if "*" in allowed:
             resp.headers["Access-Control-Allow-Origin"] = "*"

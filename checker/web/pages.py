@@ -20,7 +20,7 @@ dicts as the JSON answers) → template.
 
 from __future__ import annotations
 
-from flask import Response, render_template, request, url_for
+from flask import Response, current_app, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from checker.catalogue import RULES
@@ -52,6 +52,18 @@ STATUS = {
 """How a check's status is shown: a symbol and a word (never colour alone)."""
 
 PAGE_CACHE_CONTROL = "public, max-age=3600"
+"""A page whose links come from HEXODIC_PUBLIC_URL: any cache may keep it an hour."""
+PRIVATE_CACHE_CONTROL = "private, max-age=3600"
+"""A page whose absolute links follow the request's host: only the browser may keep it."""
+
+
+def absolute(endpoint: str, **values) -> str:
+    """An absolute link: HEXODIC_PUBLIC_URL and the path when it is set (no
+    request header changes it), else the request's own host."""
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return public + url_for(endpoint, **values)
+    return url_for(endpoint, **values, _external=True)
 
 
 def rules_link(rule_id: str) -> str:
@@ -77,15 +89,17 @@ def _picture(position: Position, turn, **extra) -> dict:
     if turn is not None:
         query["turn"] = turn_to_htn(turn)
     return {
-        "png": url_for("pictures.render_png_url", **query, _external=True),
-        "svg": url_for("pictures.render_svg_url", **query, _external=True),
+        "png": absolute("pictures.render_png_url", **query),
+        "svg": absolute("pictures.render_svg_url", **query),
         "width": DEFAULT_WIDTH,
     }
 
 
 def _page(template: str, **context) -> BaseResponse:
     resp = Response(render_template(template, **context), mimetype="text/html")
-    resp.headers["Cache-Control"] = PAGE_CACHE_CONTROL
+    resp.headers["Cache-Control"] = (
+        PAGE_CACHE_CONTROL if current_app.config.get("PUBLIC_URL") else PRIVATE_CACHE_CONTROL
+    )
     resp.add_etag()
     return security.page(resp.make_conditional(request), scripts=False, forms=True, embeddable=True)
 
@@ -120,7 +134,7 @@ def check_page(data: dict):
         hpn=hpn,
         board=draw(position, judged),
         picture=_picture(position, turn),
-        url=url_for("pages.check_page", position=hpn, turn=htn, _external=True),
+        url=absolute("pages.check_page", position=hpn, turn=htn),
         playground=url_for("playground.index", position=hpn, turn=htn),
         title=f"{'Legal' if verdict['legal'] else 'Illegal'}: {htn} by {verdict['mover']}",
     )
@@ -191,7 +205,7 @@ def game_page(data: dict):
             "last": link(last),
             "end": link(end) if end else None,
         },
-        url=url_for("pages.game_page", turns=sheet, at=at, _external=True),
+        url=absolute("pages.game_page", turns=sheet, at=at),
         playground=url_for("playground.index", turns=sheet, at=at),
         title=_game_title(len(turns), game, at, end),
     )

@@ -66,7 +66,15 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
     - ``HEXODIC_PROXIES``: how many reverse proxies in front of the service set
       ``X-Forwarded-Proto`` and ``X-Forwarded-Host``; the absolute links of the
       permalink pages (``og:image``) are built from those headers only when this
-      is at least 1.  Default 0: they are ignored and the request's own host is used.
+      is at least 1, and gunicorn trusts them only from ``FORWARDED_ALLOW_IPS``
+      (gunicorn's own setting; default ``127.0.0.1,::1`` then).  Default 0:
+      forwarded headers are ignored, from every address.
+    - ``HEXODIC_PUBLIC_URL``: the service's public origin, such as
+      ``https://check.hexodic.example`` (no path).  When set, it is the only
+      source of absolute links (``og:image``, the canonical and share links of
+      ``/check`` and ``/game``), and those pages are cacheable by shared caches;
+      when unset, the links follow the request's host and the pages are
+      ``Cache-Control: private`` (no shared cache keeps a page built from a header).
 
     >>> from_env({"HEXODIC_FRAME_ANCESTORS": "https://hexodic.com, 'self'"})["FRAME_ANCESTORS"]
     ['https://hexodic.com', "'self'"]
@@ -84,7 +92,49 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "EXPENSIVE_LIMIT": _int(env, "HEXODIC_EXPENSIVE_LIMIT", DEFAULT_EXPENSIVE_LIMIT),
         "FRAME_ANCESTORS": _frame_ancestors(env.get("HEXODIC_FRAME_ANCESTORS", "")),
         "PROXIES": _int(env, "HEXODIC_PROXIES", 0, lo=0),
+        "PUBLIC_URL": _public_url(env.get("HEXODIC_PUBLIC_URL", "")),
     }
+
+
+_PUBLIC = re.compile(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?")
+
+
+def _public_url(raw: str) -> str | None:
+    """``HEXODIC_PUBLIC_URL``: an origin, or None when unset.
+
+    >>> _public_url("https://check.hexodic.example/")
+    'https://check.hexodic.example'
+    >>> _public_url("https://x.org/path")
+    Traceback (most recent call last):
+    ...
+    checker.web.settings.SettingError: HEXODIC_PUBLIC_URL='https://x.org/path' is not allowed: an origin such as https://check.hexodic.example (scheme, host, optional port; no path)
+    """
+    text = raw.strip()
+    if not text:
+        return None
+    origin = text[:-1] if text.endswith("/") else text
+    if not _PUBLIC.fullmatch(origin):
+        raise SettingError(
+            f"HEXODIC_PUBLIC_URL={raw!r} is not allowed: an origin such as https://check.hexodic.example "
+            "(scheme, host, optional port; no path)"
+        )
+    return origin
+
+
+def forwarded_allow_ips(env: Mapping[str, str] | None = None) -> str:
+    """gunicorn's ``forwarded_allow_ips``: none unless ``HEXODIC_PROXIES`` is at
+    least 1 (gunicorn's own default trusts loopback, which a client on the
+    same host could use); then ``FORWARDED_ALLOW_IPS`` (default loopback).
+
+    >>> forwarded_allow_ips({})
+    ''
+    >>> forwarded_allow_ips({"HEXODIC_PROXIES": "1"})
+    '127.0.0.1,::1'
+    """
+    env = environ() if env is None else env
+    if not _int(env, "HEXODIC_PROXIES", 0, lo=0):
+        return ""
+    return env.get("FORWARDED_ALLOW_IPS", "").strip() or "127.0.0.1,::1"
 
 
 def _frame_ancestors(raw: str) -> list[str]:

@@ -1,0 +1,103 @@
+"""Links from configuration, proxies only when told, and settings refused
+with one line (issue 23: a request header must never poison a shared cache)."""
+
+from __future__ import annotations
+
+import http.client
+import re
+import subprocess
+import sys
+
+import pytest
+
+from bench.server import HOST, ROOT, running_gunicorn
+from checker.web import create_app
+from checker.web.settings import SettingError, from_env, server
+from tests.helpers import START_HPN
+
+CHECK = "/check?" + "position=" + START_HPN.replace(" ", "+").replace("/", "%2F") + "&turn=c3+%2Bd4"
+PUBLIC = "https://check.hexodic.example"
+POISON = {"Host": "evil.example", "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "http"}
+
+
+def _og(body: str) -> set[str]:
+    return set(re.findall(r'<meta property="og:(?:url|image)" content="([^"]+)"', body))
+
+
+def test_with_a_public_url_no_header_changes_a_byte_of_a_page():
+    for proxies in (0, 1):
+        client = create_app({"TESTING": True, "PUBLIC_URL": PUBLIC, "PROXIES": proxies}).test_client()
+        plain = client.get(CHECK)
+        poisoned = client.get(CHECK, headers=POISON)
+        assert plain.status_code == poisoned.status_code == 200
+        assert plain.data == poisoned.data
+        links = _og(plain.get_data(as_text=True))
+        assert links and all(link.startswith(PUBLIC + "/") for link in links)
+        assert plain.headers["Cache-Control"] == "public, max-age=3600"
+
+
+def test_without_a_public_url_a_page_built_from_the_host_is_private():
+    client = create_app({"TESTING": True, "PUBLIC_URL": None}).test_client()
+    resp = client.get(CHECK, headers={"Host": "evil.example"})
+    assert resp.status_code == 200
+    assert all(link.startswith("http://evil.example/") for link in _og(resp.get_data(as_text=True)))
+    assert resp.headers["Cache-Control"] == "private, max-age=3600"
+    game = client.get("/game?turns=c3+%2Bd4")
+    assert game.status_code == 200 and game.headers["Cache-Control"] == "private, max-age=3600"
+
+
+@pytest.mark.parametrize("value", ["https://x.org/path", "ftp://x.org", "https://x.org?q=1", "x.org"])
+def test_a_public_url_that_is_not_an_origin_is_refused(value):
+    with pytest.raises(SettingError, match="HEXODIC_PUBLIC_URL"):
+        from_env({"HEXODIC_PUBLIC_URL": value})
+
+
+@pytest.mark.parametrize(
+    "name, value",
+    [("WEB_CONCURRENCY", "two"), ("PORT", "+800"), ("GUNICORN_TIMEOUT", "1_600"), ("WEB_CONCURRENCY", "٣")],
+)
+def test_numbers_are_ascii_digits_only(name, value):
+    with pytest.raises(SettingError, match=name):
+        server({name: value})
+
+
+def test_every_answer_is_nosniff_and_metrics_answer_no_origin():
+    client = create_app({"TESTING": True}).test_client()
+    for path in ("/openapi.yaml", "/metrics", "/healthz", "/nope"):
+        assert client.get(path).headers.get("X-Content-Type-Options") == "nosniff", path
+    metrics = client.get("/metrics", headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in metrics.headers
+    # the API still answers browsers
+    api = client.get("/healthz", headers={"Origin": "https://evil.example"})
+    assert api.headers["Access-Control-Allow-Origin"] == "*"
+
+
+def _get(port: int, path: str, headers: dict) -> str:
+    conn = http.client.HTTPConnection(HOST, port, timeout=10)
+    try:
+        conn.request("GET", path, headers=headers)
+        return conn.getresponse().read().decode("utf-8")
+    finally:
+        conn.close()
+
+
+def test_forwarded_headers_from_loopback_are_ignored_by_default():
+    """The real gunicorn with the default settings: a client on the same host
+    forging X-Forwarded-Proto/Host changes no link."""
+    with running_gunicorn() as srv:
+        body = _get(srv.port, CHECK, {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example"})
+    links = _og(body)
+    assert links and all(link.startswith(f"http://{HOST}:{srv.port}/") for link in links)
+
+
+def test_a_bad_setting_stops_the_start_with_one_line():
+    env = {"PATH": "/usr/bin:/bin", "WEB_CONCURRENCY": "two", "HEXODIC_BODY_TIMEOUT": "2.5"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "checker.web"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert lines == [
+        "hexodic-checker: WEB_CONCURRENCY='two' is not allowed: a whole number of at least 1 (default 2)"
+    ] or (len(lines) == 1 and lines[0].startswith("hexodic-checker: WEB_CONCURRENCY='two' is not allowed"))
