@@ -34,8 +34,10 @@ with ``make perft`` (``python -m checker.counting build``).
 from __future__ import annotations
 
 import json
+import random
 import sys
-from collections.abc import Sequence
+import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from operator import itemgetter
@@ -77,9 +79,11 @@ __all__ = [
 class BudgetExceeded(Exception):
     """The count needs more positions expanded than its budget allows."""
 
-    def __init__(self, budget: int):
-        super().__init__(f"more than {budget} positions would have to be expanded")
+    def __init__(self, budget: int, estimate: float | None = None):
+        about = "" if estimate is None else f" (about {estimate:,.0f} by estimate)"
+        super().__init__(f"more than {budget} positions would have to be expanded{about}")
         self.budget = budget
+        self.estimate = estimate
 
 
 class Budget:
@@ -88,31 +92,51 @@ class Budget:
     expands every position at ply 0 … d-1, so depth 1 expands one position
     and depth 2 one plus the root's legal-turn count."""
 
-    __slots__ = ("limit", "spent")
+    __slots__ = ("limit", "spent", "pause")
 
-    def __init__(self, limit: int | None):
+    PAUSE_EVERY = 64
+    """Expansions between two calls of ``pause`` (a few milliseconds of work)."""
+
+    def __init__(self, limit: int | None, pause: Callable[[], None] | None = None):
         self.limit = limit
         self.spent = 0
+        self.pause = pause
 
     def spend(self) -> None:
         self.spent += 1
         if self.limit is not None and self.spent > self.limit:
             raise BudgetExceeded(self.limit)
+        if self.pause is not None and self.spent % self.PAUSE_EVERY == 0:
+            self.pause()
 
 
 # ------------------------------------------------------------------ perft ---
 
 
 @overload
-def perft(position: Position, depth: int, divide: Literal[False] = False, budget: int | None = None) -> int: ...
+def perft(
+    position: Position,
+    depth: int,
+    divide: Literal[False] = False,
+    budget: int | None = None,
+    pause: Callable[[], None] | None = None,
+) -> int: ...
 @overload  # noqa: E302
 def perft(
-    position: Position, depth: int, divide: Literal[True], budget: int | None = None
+    position: Position,
+    depth: int,
+    divide: Literal[True],
+    budget: int | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> list[tuple[Turn, int]]: ...
 
 
 def perft(
-    position: Position, depth: int, divide: bool = False, budget: int | None = None
+    position: Position,
+    depth: int,
+    divide: bool = False,
+    budget: int | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> int | list[tuple[Turn, int]]:
     """The number of legal turn sequences of length ``depth`` from
     ``position``; with ``divide``, for each legal turn (in the order of
@@ -122,18 +146,73 @@ def perft(
     ``budget`` limits the positions expanded (see :class:`Budget`); over it,
     :class:`BudgetExceeded`, raised before the work when a shallower count
     shows it (see :func:`expansions`).  The position is assumed consistent
-    (D-3)."""
+    (D-3).  With a ``budget``, a count whose estimate (:func:`estimate_expansions`)
+    is more than :data:`FAR_OVER` times the budget is refused at once, before
+    any counting.  ``pause`` is called every :attr:`Budget.PAUSE_EVERY`
+    expansions (a server lets its other requests run there)."""
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be an integer 0 or more, not {depth!r}")
     if budget is not None and depth >= 3:
+        estimate = estimate_expansions(position, depth)
+        if estimate > FAR_OVER * budget:
+            raise BudgetExceeded(budget, estimate)
         expansions(position, depth, budget)
-    spend = Budget(budget)
+    spend = Budget(budget, pause)
     if not divide:
         return _nodes(position, depth, spend)
     if depth == 0:
         return []
     spend.spend()
     return [(t, _nodes(after(position, t), depth - 1, spend)) for t in legal_turns(position)]
+
+
+FAR_OVER = 4
+"""A count is refused on its estimate alone when the estimate passes this many
+times the budget; nearer the budget it is counted (and stopped at the budget),
+so a count that needs exactly its budget is answered."""
+
+ESTIMATE_WALKS = 16
+"""Random descents of an estimate: a few milliseconds of work."""
+
+
+def estimate_expansions(position: Position, depth: int, walks: int = ESTIMATE_WALKS) -> float:
+    """Knuth's estimate of the positions a count to ``depth`` expands
+    (perft(0) + … + perft(depth - 1)): each of ``walks`` random descents
+    multiplies the branching factors it meets, and the level's size is the mean
+    of those products.  Exact for depth 1 and 2.  The descents are seeded from
+    the position and the depth, so the same request gets the same estimate in
+    every process (Python's ``hash`` of text is not: it is salted per process).
+
+    >>> from checker.notation import START_HPN
+    >>> estimate_expansions(parse_hpn(START_HPN), 2)
+    481.0
+    """
+    if depth <= 0:
+        return 0.0
+    seed = zlib.crc32(f"{position_to_hpn(position)} {depth}".encode())
+    rng = random.Random(seed)
+    if depth == 1:
+        return 1.0
+    root = legal_turns(position)  # the same for every walk: listed once
+    total = 1.0 + len(root)  # levels 0 and 1, exact
+    if depth == 2 or not root:
+        return total
+    deeper = 0.0  # levels 2 … depth-1, summed over the walks
+    for _ in range(walks):
+        pos, weight = after(position, rng.choice(root)), float(len(root))
+        for k in range(2, depth):
+            if k + 1 < depth:
+                turns = legal_turns(pos)
+                n = len(turns)
+            else:  # the deepest level needs only the count
+                n = count_turns(pos)
+            if not n:
+                break
+            weight *= n
+            deeper += weight
+            if k + 1 < depth:
+                pos = after(pos, rng.choice(turns))
+    return total + deeper / walks
 
 
 def expansions(position: Position, depth: int, budget: int | None = None) -> int:
@@ -169,12 +248,18 @@ class PerftCount(NamedTuple):
     divide: tuple[tuple[Turn, int], ...] | None = None
 
 
-def perft_count(position: Position, depth: int, divide: bool = False, budget: int | None = None) -> PerftCount:
+def perft_count(
+    position: Position,
+    depth: int,
+    divide: bool = False,
+    budget: int | None = None,
+    pause: Callable[[], None] | None = None,
+) -> PerftCount:
     """:func:`perft` as a :class:`PerftCount` (what ``hexodic-check perft``
     and ``POST /v1/perft`` answer)."""
     if not divide or depth == 0:
-        return PerftCount(position, depth, perft(position, depth, budget=budget), () if divide else None)
-    pairs = tuple(perft(position, depth, divide=True, budget=budget))
+        return PerftCount(position, depth, perft(position, depth, budget=budget, pause=pause), () if divide else None)
+    pairs = tuple(perft(position, depth, divide=True, budget=budget, pause=pause))
     return PerftCount(position, depth, sum(n for _, n in pairs), pairs)
 
 

@@ -8,11 +8,13 @@ switching between them only where one waits for the network.  So
   ``time.sleep(0)`` is ``gevent.sleep(0)``: the worker's other requests run;
   under threads it lets another thread take the interpreter), and
 - an expensive endpoint (a 1000-item batch, a list of thousands of legal
-  turns; declared ``expensive=True`` in :mod:`checker.web.endpoints`) runs
-  only while it is :func:`admitted`: at most ``limit`` of them at once in a
-  worker (``HEXODIC_EXPENSIVE_LIMIT``); one more is answered 503 with
-  ``Retry-After`` at once, so a crowd of them cannot stand between a cheap
-  check and the CPU.  An admitted one steps aside once before it starts, so
+  turns, a perft count; declared ``expensive=True`` in
+  :mod:`checker.web.endpoints`; and a PNG picture, costed by its size) runs
+  only while it is :func:`admitted`: at most ``limit`` units of cost at once
+  in a worker (``HEXODIC_EXPENSIVE_LIMIT``; a request costs 1 unless its
+  cost is known up front); one more is answered 503 with ``Retry-After`` at
+  once, so a crowd of them cannot stand between a cheap check and the CPU.
+  One request costing more than the limit is admitted only alone.  An admitted one steps aside once before it starts, so
   those that arrived together are counted (a legal-turn list does not yield
   while it runs).
 
@@ -24,7 +26,7 @@ caller's, and a refusal is a :class:`~checker.service.problems.RequestError`.
 ...         pass
 Traceback (most recent call last):
 ...
-checker.service.problems.RequestError: This worker is already answering 1 batches or legal-turn lists; retry in 1 s.
+checker.service.problems.RequestError: This worker is already at its limit of 1 expensive requests (batches, legal-turn lists, perft counts, PNG pictures); retry in 1 s.
 """
 
 from __future__ import annotations
@@ -48,21 +50,23 @@ def pause() -> None:
 
 
 @contextlib.contextmanager
-def admitted(limit: int) -> Iterator[None]:
-    """The block runs while fewer than ``limit`` expensive requests are
-    running in this worker; otherwise a 503 :class:`RequestError` with
-    ``Retry-After``."""
+def admitted(limit: int, cost: int = 1) -> Iterator[None]:
+    """The block runs while the expensive requests running in this worker
+    cost less than ``limit`` together with this one (``cost`` units; one
+    that costs more than the limit runs only alone); otherwise a 503
+    :class:`RequestError` with ``Retry-After``."""
     global _running
     with _lock:
-        busy = _running >= limit
+        busy = _running > 0 and _running + cost > limit
         if not busy:
-            _running += 1
+            _running += cost
     if busy:
         raise RequestError(
             503,
             "busy",
             "Service Unavailable",
-            f"This worker is already answering {limit} batches or legal-turn lists; retry in {RETRY_AFTER_SECONDS} s.",
+            f"This worker is already at its limit of {limit} expensive requests (batches, legal-turn lists, "
+            f"perft counts, PNG pictures); retry in {RETRY_AFTER_SECONDS} s.",
             headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
     try:
@@ -70,4 +74,4 @@ def admitted(limit: int) -> Iterator[None]:
         yield
     finally:
         with _lock:
-            _running -= 1
+            _running -= cost

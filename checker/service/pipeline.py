@@ -281,10 +281,11 @@ def _perft(data: dict, at: Path = ()):
     position = consistent(data["position"], *at, "position")
     depth = data["depth"]
     try:
-        return perft_count(position, depth, data["divide"], budget=BUDGET)
-    except BudgetExceeded:
+        return perft_count(position, depth, data["divide"], budget=BUDGET, pause=pause)
+    except BudgetExceeded as exc:
+        about = "" if exc.estimate is None else f" (about {exc.estimate:,.0f} by estimate, refused before counting)"
         message = (
-            f"perft to depth {depth} from this position expands more than {BUDGET:,} positions, the "
+            f"perft to depth {depth} from this position expands more than {BUDGET:,} positions{about}, the "
             "work budget of a request; ask for a smaller depth (depth 2 always fits)"
         )
         raise RequestError(

@@ -107,5 +107,9 @@ bp.serve(
     "The number of legal turn sequences of `depth` turns from the position (a turn that ends the game ends "
     "its sequence; no history is carried, so no repetition or threefold), and with `divide` each legal "
     f"turn's own count. The work is limited to expanding at most {BUDGET:,} positions: depth 2 from any "
-    "position fits; over the budget a 422 names `depth`. docs/perft.md publishes a table of counts.",
+    "position fits; over the budget a 422 names `depth` and gives the budget (and, when the count was refused "
+    "before counting, its estimate: a count estimated at more than four times the budget is refused at once). "
+    "An expensive request: it runs under the worker's cap and lets other requests run while it counts. "
+    "docs/perft.md publishes a table of counts.",
+    expensive=True,
 )

@@ -173,7 +173,7 @@ class Endpoint:
     description: str
     request: type[Schema] | None
     answer: Content
-    expensive: bool = False
+    expensive: bool | str = False  # under the work budget: True, or "costed" when the view admits itself by its cost
     problems: tuple[tuple[str, str], ...] = ()
     query: type[Schema] | None = None
     conditional: bool = False
@@ -207,7 +207,7 @@ class Blueprint(flask.Blueprint):
         description: str | None,
         request: type[Schema] | None,
         answer: Content,
-        expensive: bool,
+        expensive: bool | str,
         problems: dict[str, str] | None = None,
         query: type[Schema] | None = None,
         conditional: bool = False,
@@ -226,7 +226,8 @@ class Blueprint(flask.Blueprint):
                 conditional,
             )
         )
-        self.add_url_rule(rule, view_func=_under_budget(view) if expensive else view, methods=[method])
+        wrapped = _under_budget(view) if expensive is True else view  # a "costed" view calls budget.admitted itself
+        self.add_url_rule(rule, view_func=wrapped, methods=[method])
 
     def serve(
         self,
@@ -274,7 +275,7 @@ class Blueprint(flask.Blueprint):
         *,
         answer: Content,
         request: type[Schema] | None = None,
-        expensive: bool = False,
+        expensive: bool | str = False,
         problems: dict[str, str] | None = None,
         query: type[Schema] | None = None,
         conditional: bool = False,

@@ -109,8 +109,8 @@ _ERRORS_BODY = {
 _ERRORS_EXPENSIVE = {
     "503": {
         **_problem(
-            "This worker is already answering its limit of batches and legal-turn lists at once "
-            "(HEXODIC_EXPENSIVE_LIMIT, default 2); retry after Retry-After seconds."
+            "This worker is already at its limit of expensive requests at once (batches, legal-turn lists, "
+            "perft counts, PNG pictures; HEXODIC_EXPENSIVE_LIMIT, default 2); retry after Retry-After seconds."
         ),
         "headers": {"Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}}},
     },

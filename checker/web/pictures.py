@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import Response, request
+from flask import Response, current_app, request
 
 from checker import board
 from checker.drawing import draw
-from checker.drawing.png import RASTERISER
+from checker.drawing.png import DEFAULT_WIDTH, RASTERISER
 from checker.legality import check
 from checker.notation import position_to_hpn, turn_to_htn
+from checker.service import budget
 from checker.service.pipeline import consistent
 from checker.version import PACKAGE_VERSION, RULES_VERSION
 from checker.web.endpoints import Blueprint, Content
@@ -55,6 +56,13 @@ def picture_etag(data: dict, kind: str) -> str:
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:32]
 
 
+def png_cost(size: int) -> int:
+    """A PNG's cost in the work budget's units: its drawing time grows with its
+    area, about 0.1 s at the default 800 px and 0.3 s at 1,600 (make bench,
+    pictures), so 1 unit up to 800 px and 2 above."""
+    return 1 if size <= DEFAULT_WIDTH else 2
+
+
 def _drawing(data: dict, width: int | None) -> str | bytes:
     position, turn = data["position"], data["turn"]
     verdict = None if turn is None else check(position, turn, assume_consistent=True)
@@ -66,8 +74,11 @@ def _picture(data: dict, kind: str, mimetype: str) -> Response:
     etag = picture_etag(data, kind)
     if request.if_none_match.contains_weak(etag):
         resp = Response(status=304)
+    elif kind == "png":  # an expensive request, costed by its size before it is drawn
+        with budget.admitted(current_app.config["EXPENSIVE_LIMIT"], cost=png_cost(data["size"])):
+            resp = Response(_drawing(data, data["size"]), mimetype=mimetype)
     else:
-        resp = Response(_drawing(data, data["size"] if kind == "png" else None), mimetype=mimetype)
+        resp = Response(_drawing(data, None), mimetype=mimetype)
         resp.headers["Content-Disposition"] = f'inline; filename="hexodic-board.{kind}"'
     resp.set_etag(etag)
     resp.headers["Cache-Control"] = CACHE_CONTROL
@@ -103,6 +114,7 @@ def render_svg_url(data: dict):
     _ABOUT,
     query=RenderQuerySchema,
     conditional=True,
+    expensive="costed",  # admitted by its size in _picture, after the 304 check
     answer=Content("image/png", {"type": "string", "format": "binary"}, "The board as PNG, `size` px wide.", _HEADERS),
 )
 def render_png_url(data: dict):

@@ -385,13 +385,18 @@ def test_the_document_is_built_from_the_endpoint_declarations(doc):
 
 
 def test_the_503s_are_documented_where_they_are_answered(doc):
-    """Issue 13: batches and legal-turn lists (and nothing else) are declared expensive, and
-    the document gives them a 503 problem with a Retry-After header (the work budget); /readyz
+    """Batches, legal-turn lists, perft counts and PNG pictures (and nothing else) are declared
+    expensive, and the document gives them a 503 problem with a Retry-After header (the work budget); /readyz
     declares its own 503 problem (the worker cannot answer checks); no other operation has one."""
     from checker.web import blueprints
 
     expensive = {(ep.method, ep.path) for bp in blueprints() for ep in bp.endpoints if ep.expensive}
-    assert expensive == {("POST", "/v1/check/batch"), ("POST", "/v1/legal-turns")}
+    assert expensive == {
+        ("POST", "/v1/check/batch"),
+        ("POST", "/v1/legal-turns"),
+        ("POST", "/v1/perft"),
+        ("GET", "/v1/render.png"),
+    }
     for method, path, op in _operations(doc):
         responses = op["responses"]
         if (method, path) in expensive:
