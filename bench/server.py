@@ -31,8 +31,8 @@ def free_port() -> int:
 class Server:
     """A running gunicorn: its process, port, base URL and log."""
 
-    def __init__(self, proc: subprocess.Popen, port: int, log):
-        self.proc, self.port, self.log = proc, port, log
+    def __init__(self, proc: subprocess.Popen, port: int, log, metrics_port: int = 0):
+        self.proc, self.port, self.log, self.metrics_port = proc, port, log, metrics_port
         self.base = f"http://{HOST}:{port}/"
 
     def output(self, tail: int | None = 4000) -> str:
@@ -92,9 +92,10 @@ def running_gunicorn(
         gunicorn = Path(sys.executable).parent / "gunicorn"  # the venv running the tests: normally .venv
     if not gunicorn.exists():
         raise RuntimeError(f"gunicorn is not installed beside {sys.executable}")
-    port = free_port()
+    port, metrics_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HEXODIC_", "GUNICORN_"))}
-    env.update(HOST=HOST, PORT=str(port), WEB_CONCURRENCY="2", PYTHONUNBUFFERED="1")
+    env.update(HOST=HOST, PORT=str(port), HEXODIC_METRICS_PORT=str(metrics_port), WEB_CONCURRENCY="2")
+    env.update(PYTHONUNBUFFERED="1")
     env.update(env_overrides)
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen(
@@ -105,7 +106,7 @@ def running_gunicorn(
         stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,
     )
-    srv = Server(proc, port, log)
+    srv = Server(proc, port, log, int(env["HEXODIC_METRICS_PORT"]))
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT
         while not _healthy(port):

@@ -55,10 +55,12 @@ def _env(container: dict) -> dict[str, str]:
     return {e["name"]: e["value"] for e in container.get("env", [])}
 
 
-def test_the_four_kinds_are_there():
+def test_the_six_kinds_are_there():
     assert sorted(doc["kind"] for _, doc in DOCS) == [
         "Deployment",
         "HorizontalPodAutoscaler",
+        "Ingress",
+        "NetworkPolicy",
         "PodDisruptionBudget",
         "Service",
     ]
@@ -107,9 +109,10 @@ def _dockerfile() -> str:
 
 
 def test_ports_agree_with_the_image(container):
-    (port,) = container["ports"]
+    port = next(p for p in container["ports"] if p["name"] == "http")
     image_port = re.search(r"\bPORT=(\d+)", _dockerfile()).group(1)
-    assert port["containerPort"] == int(image_port) and port["name"] == "http"
+    assert port["containerPort"] == int(image_port)
+    assert {p["name"] for p in container["ports"]} == {"http", "metrics"}
     service_ports = _one("Service")["spec"]["ports"]
     assert [p["targetPort"] for p in service_ports] == ["http"]
 
@@ -128,8 +131,9 @@ def test_probes_hit_the_apps_health_routes(container):
 
 def test_runs_as_the_images_non_root_user_on_a_read_only_root(deployment, container):
     pod = deployment["spec"]["template"]["spec"]
-    user = int(re.findall(r"^USER\s+(\d+)", _dockerfile(), re.M)[-1])
+    user, group = (int(n) for n in re.findall(r"^USER\s+(\d+):(\d+)", _dockerfile(), re.M)[-1])
     assert pod["securityContext"]["runAsNonRoot"] is True and pod["securityContext"]["runAsUser"] == user
+    assert pod["securityContext"]["runAsGroup"] == group
     sc = container["securityContext"]
     assert sc["readOnlyRootFilesystem"] is True and sc["allowPrivilegeEscalation"] is False
     assert sc["capabilities"]["drop"] == ["ALL"]
@@ -188,3 +192,43 @@ def test_the_grace_period_covers_the_pre_stop_sleep_and_gunicorns_graceful_timeo
     assert 1 <= sleep <= 5 and graceful <= 10
     assert sleep + graceful < grace <= 30, (sleep, graceful, grace)
     assert deployment["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
+
+
+def test_the_hpa_alone_sets_the_replica_count(deployment):
+    assert "replicas" not in deployment["spec"]
+    assert _one("HorizontalPodAutoscaler")["spec"]["minReplicas"] >= 2
+
+
+def test_replicas_spread_over_nodes_and_zones(deployment):
+    spread = deployment["spec"]["template"]["spec"]["topologySpreadConstraints"]
+    assert {c["topologyKey"] for c in spread} == {"kubernetes.io/hostname", "topology.kubernetes.io/zone"}
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert all(c["labelSelector"]["matchLabels"].items() <= labels.items() for c in spread)
+
+
+def test_metrics_have_their_own_port_that_only_prometheus_reaches(deployment, container):
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert ports["metrics"] == int(_env(container)["HEXODIC_METRICS_PORT"]) != ports["http"]
+    annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/port"] == str(ports["metrics"])
+    # the Service and the Ingress expose only http; the NetworkPolicy opens metrics to one namespace only
+    assert [p["targetPort"] for p in _one("Service")["spec"]["ports"]] == ["http"]
+    (rule,) = _one("Ingress")["spec"]["rules"]
+    assert {p["backend"]["service"]["port"]["name"] for p in rule["http"]["paths"]} == {"http"}
+    policy = _one("NetworkPolicy")["spec"]
+    by_port = {r["ports"][0]["port"]: r.get("from") for r in policy["ingress"]}
+    assert by_port["http"] is None and by_port["metrics"] and by_port["metrics"][0]["namespaceSelector"]
+
+
+def test_the_public_url_is_the_ingress_host(container):
+    (rule,) = _one("Ingress")["spec"]["rules"]
+    assert _env(container)["HEXODIC_PUBLIC_URL"] == f"https://{rule['host']}"
+    from checker.web.settings import from_env
+
+    assert from_env({"HEXODIC_PUBLIC_URL": _env(container)["HEXODIC_PUBLIC_URL"]})["PUBLIC_URL"]
+
+
+def test_the_image_user_and_group_are_the_pods():
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert re.search(r"groupadd --system --gid 10001 ", text) and re.search(r"useradd .*--uid 10001 --gid 10001 ", text)
+    assert re.search(r"^USER 10001:10001$", text, re.M)

@@ -56,9 +56,9 @@ def create_app(config: dict | None = None) -> Flask:
         app.register_blueprint(bp)
     errors.register(app)
     if app.config["PROXIES"]:
-        # absolute links (og:image) from the proxies' X-Forwarded-Proto/Host, only when configured
+        # the client's address (logged) and scheme from the proxies' X-Forwarded-*, only when configured
         n = app.config["PROXIES"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=0, x_proto=n, x_host=n)  # type: ignore[method-assign]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
     _cors(app)
     headers.init_app(app)
     compression.init_app(app)  # last registered, so it runs first: the hooks above see what is sent

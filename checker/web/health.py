@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import logging
 
-from flask import Response, request
+from flask import Response, current_app, request
+from werkzeug.exceptions import NotFound
 
 from checker.legality import check
 from checker.notation import parse_htn
@@ -82,9 +83,13 @@ def readyz():
         "Prometheus metrics, summed over every worker: hexodic_http_requests_total{route, method, status}, "
         "hexodic_http_request_duration_seconds{route} (a histogram), hexodic_verdicts_total{verdict}, "
         "hexodic_failed_rules_total{rule} and hexodic_problems_total{type}. Prometheus text format, or "
-        "OpenMetrics when asked for by Accept.",
+        "OpenMetrics when asked for by Accept; and hexodic_build_info{version, rules_version, python}. Served only "
+        "on HEXODIC_METRICS_PORT (default 9100), a 404 on the public port.",
     ),
 )
 def metrics():
+    port = current_app.config.get("METRICS_PORT")
+    if port is not None and request.environ.get("SERVER_PORT") != str(port):
+        raise NotFound()  # the metrics are for the scraper on their own port, not for the public one
     body, content_type = observe.exposition(request.headers.get("Accept"))
     return Response(body, content_type=content_type, headers={"Cache-Control": "no-store"})

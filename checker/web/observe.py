@@ -31,22 +31,25 @@ from __future__ import annotations
 
 import datetime
 import logging
+import platform
 import re
 import time
 import uuid
 
 import orjson
 from flask import Flask, Response, g, has_request_context, request
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.exposition import choose_encoder
 
 from checker.service import pipeline
 from checker.service.problems import PROBLEM_TYPE
+from checker.version import PACKAGE_VERSION, RULES_VERSION
 from checker.web import settings
 from checker.web.serving import REQUEST_LOG
 
 REQUEST_ID = "X-Request-ID"
 _VALID_ID = re.compile(r"[A-Za-z0-9._:+/=@-]{1,128}")
+MAX_LOGGED = 200  # characters of a path or a user agent in a log line
 UNMATCHED = "unmatched"
 """The route label of a request no URL rule matched (404, 405)."""
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
@@ -80,6 +83,14 @@ VERDICTS = Counter(
     registry=REGISTRY,
 )
 FAILED_RULES = Counter("hexodic_failed_rules", "Failed rule ids in the verdicts given.", ["rule"], registry=REGISTRY)
+BUILD_INFO = Gauge(
+    "hexodic_build_info",
+    "The running build: 1, labelled with the package version, the rules version and Python's.",
+    ["version", "rules_version", "python"],
+    multiprocess_mode="max",
+    registry=REGISTRY,
+)
+BUILD_INFO.labels(PACKAGE_VERSION, RULES_VERSION, platform.python_version()).set(1)
 PROBLEMS = Counter(
     "hexodic_problems", "Problems answered (a whole answer or a batch item), by type.", ["type"], registry=REGISTRY
 )
@@ -186,9 +197,13 @@ def _finish(resp: Response) -> Response:
                     "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
                     "request_id": seen.request_id,
                     "method": method,
+                    "path": req.path[:MAX_LOGGED],
                     "route": route,
                     "status": status,
+                    "bytes": resp.calculate_content_length(),
                     "duration_ms": round(seconds * 1000, 3),
+                    "client": req.remote_addr,
+                    "user_agent": req.user_agent.string[:MAX_LOGGED],
                     "failed_rules": failed,
                     "problems": sorted(set(seen.problems)),
                 }

@@ -16,6 +16,7 @@ from collections.abc import Mapping, MutableMapping
 
 DEFAULT_MAX_BODY = 256 * 1024
 DEFAULT_BODY_TIMEOUT = 5  # seconds for a whole request body to arrive
+DEFAULT_METRICS_PORT = 9100  # /metrics is served here only, never on the public port
 DEFAULT_EXPENSIVE_LIMIT = 2  # expensive requests at once in one worker
 
 # A frame-ancestors source (CSP): 'self', or an origin such as https://hexodic.com,
@@ -69,6 +70,8 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
       is at least 1, and gunicorn trusts them only from ``FORWARDED_ALLOW_IPS``
       (gunicorn's own setting; default ``127.0.0.1,::1`` then).  Default 0:
       forwarded headers are ignored, from every address.
+    - ``HEXODIC_METRICS_PORT``: the port ``/metrics`` is served on (default 9100),
+      on the same host as the public port; ``/metrics`` is a 404 on any other port.
     - ``HEXODIC_PUBLIC_URL``: the service's public origin, such as
       ``https://check.hexodic.example`` (no path).  When set, it is the only
       source of absolute links (``og:image``, the canonical and share links of
@@ -93,6 +96,7 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "FRAME_ANCESTORS": _frame_ancestors(env.get("HEXODIC_FRAME_ANCESTORS", "")),
         "PROXIES": _int(env, "HEXODIC_PROXIES", 0, lo=0),
         "PUBLIC_URL": _public_url(env.get("HEXODIC_PUBLIC_URL", "")),
+        "METRICS_PORT": _int(env, "HEXODIC_METRICS_PORT", DEFAULT_METRICS_PORT, lo=0),
     }
 
 
@@ -160,15 +164,20 @@ def server(env: Mapping[str, str] | None = None, cpus: int = 1) -> dict:
       standard output, a file, or empty for none
 
     >>> server({"PORT": "9000"})["bind"]
-    '127.0.0.1:9000'
+    ['127.0.0.1:9000', '127.0.0.1:9100']
     >>> server({"WEB_CONCURRENCY": "two"})
     Traceback (most recent call last):
     ...
     checker.web.settings.SettingError: WEB_CONCURRENCY='two' is not allowed: a whole number of at least 1 (default 1)
     """
     env = environ() if env is None else env
+    host = env.get("HOST", "127.0.0.1")
+    port = _int(env, "PORT", 8000, lo=0)
+    metrics_port = _int(env, "HEXODIC_METRICS_PORT", DEFAULT_METRICS_PORT, lo=0)
+    if metrics_port == port:
+        raise SettingError(f"HEXODIC_METRICS_PORT={metrics_port} is not allowed: it must differ from PORT ({port})")
     return {
-        "bind": f"{env.get('HOST', '127.0.0.1')}:{_int(env, 'PORT', 8000, lo=0)}",
+        "bind": [f"{host}:{port}", f"{host}:{metrics_port}"],
         "workers": _int(env, "WEB_CONCURRENCY", min(cpus, 8)),
         "worker_connections": _int(env, "GUNICORN_WORKER_CONNECTIONS", 500),
         "timeout": _int(env, "GUNICORN_TIMEOUT", 30),

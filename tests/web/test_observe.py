@@ -112,10 +112,26 @@ def test_browsers_may_send_and_read_the_request_id(client):
 
 
 def test_one_json_line_per_request_with_its_fields(client, lines):
-    client.post(CHECK, json=ILLEGAL, headers={"X-Request-ID": "log-1"})
+    client.post(CHECK, json=ILLEGAL, headers={"X-Request-ID": "log-1", "User-Agent": "hexodic-test/1"})
     client.get("/no/such/path", headers={"X-Request-ID": "log-2"})
     first, second = lines()
-    assert set(first) == {"time", "request_id", "method", "route", "status", "duration_ms", "failed_rules", "problems"}
+    assert set(first) == {
+        "time",
+        "request_id",
+        "method",
+        "path",
+        "route",
+        "status",
+        "bytes",
+        "duration_ms",
+        "client",
+        "user_agent",
+        "failed_rules",
+        "problems",
+    }
+    assert first["path"] == CHECK and first["client"] == "127.0.0.1" and first["user_agent"] == "hexodic-test/1"
+    assert isinstance(first["bytes"], int) and first["bytes"] > 100
+    assert second["path"] == "/no/such/path"
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", first["time"])
     assert first["request_id"] == "log-1" and first["method"] == "POST" and first["route"] == CHECK
     assert first["status"] == 200 and first["failed_rules"] == ["place.opening-restriction"]
@@ -190,7 +206,7 @@ def test_metrics_count_requests_verdicts_failed_rules_and_problems(client):
 
 def test_metrics_are_prometheus_text(client):
     client.post(CHECK, json=ILLEGAL)
-    resp = client.get("/metrics")
+    resp = client.get("/metrics", base_url="http://localhost:9100")
     assert resp.status_code == 200 and resp.mimetype == "text/plain"
     families = {f.name: f for f in text_string_to_metric_families(resp.get_data(as_text=True))}
     assert {
@@ -205,7 +221,11 @@ def test_metrics_are_prometheus_text(client):
 
 
 def test_metrics_in_openmetrics_when_asked(client):
-    resp = client.get("/metrics", headers={"Accept": "application/openmetrics-text; version=1.0.0"})
+    resp = client.get(
+        "/metrics",
+        headers={"Accept": "application/openmetrics-text; version=1.0.0"},
+        base_url="http://localhost:9100",
+    )
     assert resp.status_code == 200 and resp.mimetype == "application/openmetrics-text"
     assert resp.get_data(as_text=True).rstrip().endswith("# EOF")
 

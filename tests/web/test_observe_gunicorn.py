@@ -130,7 +130,7 @@ def run(tmp_path_factory):
         first_ids, first = _load(srv.port, "load")
         _replace_workers(srv)
         again_ids, again = _load(srv.port, "again")
-        scrapes = [_send(srv.port, "GET", "/metrics", None) for _ in range(4)]
+        scrapes = [_send(srv.metrics_port, "GET", "/metrics", None) for _ in range(4)]
         worker_files = sorted(p.name for d in metrics_dirs for p in d.glob("*.db"))
         srv.proc.send_signal(signal.SIGTERM)
         exit_code = srv.proc.wait(timeout=15)
@@ -202,7 +202,7 @@ def test_a_given_metrics_dir_is_emptied_at_start_and_kept(tmp_path):
     with running_gunicorn(PROMETHEUS_MULTIPROC_DIR=str(given)) as srv:
         assert not (given / "counter_99999.db").exists()
         assert _send(srv.port, "POST", CHECK, LEGAL)[0] == 200
-        samples = _samples(_send(srv.port, "GET", "/metrics", None)[2].decode())
+        samples = _samples(_send(srv.metrics_port, "GET", "/metrics", None)[2].decode())
         key = ("hexodic_verdicts_total", (("verdict", "legal"),))
         assert samples[key] == 1
     assert given.is_dir()

@@ -63,9 +63,12 @@ def test_numbers_are_ascii_digits_only(name, value):
 
 def test_every_answer_is_nosniff_and_metrics_answer_no_origin():
     client = create_app({"TESTING": True}).test_client()
+    on_metrics_port = "http://localhost:9100"
     for path in ("/openapi.yaml", "/metrics", "/healthz", "/nope"):
-        assert client.get(path).headers.get("X-Content-Type-Options") == "nosniff", path
-    metrics = client.get("/metrics", headers={"Origin": "https://evil.example"})
+        resp = client.get(path, base_url=on_metrics_port)
+        assert resp.headers.get("X-Content-Type-Options") == "nosniff", path
+    metrics = client.get("/metrics", headers={"Origin": "https://evil.example"}, base_url=on_metrics_port)
+    assert metrics.status_code == 200
     assert "Access-Control-Allow-Origin" not in metrics.headers
     # the API still answers browsers
     api = client.get("/healthz", headers={"Origin": "https://evil.example"})
@@ -101,3 +104,28 @@ def test_a_bad_setting_stops_the_start_with_one_line():
     assert lines == [
         "hexodic-checker: WEB_CONCURRENCY='two' is not allowed: a whole number of at least 1 (default 2)"
     ] or (len(lines) == 1 and lines[0].startswith("hexodic-checker: WEB_CONCURRENCY='two' is not allowed"))
+
+
+def test_metrics_are_served_on_their_own_port_only():
+    client = create_app({"TESTING": True}).test_client()
+    assert client.get("/metrics", base_url="http://localhost:8000").status_code == 404
+    resp = client.get("/metrics", base_url="http://localhost:9100")
+    assert resp.status_code == 200
+    text = resp.get_data(as_text=True)
+    assert re.search(
+        r'^hexodic_build_info\{python="[0-9.]+",rules_version="2026-09-15",version="[^"]+"\} 1\.0$', text, re.M
+    ) or ("hexodic_build_info{" in text and 'rules_version="2026-09-15"' in text)
+
+
+def test_the_real_server_keeps_metrics_off_the_public_port():
+    with running_gunicorn() as srv:
+        public = http.client.HTTPConnection(HOST, srv.port, timeout=10)
+        public.request("GET", "/metrics")
+        assert public.getresponse().status == 404
+        public.close()
+        scraper = http.client.HTTPConnection(HOST, srv.metrics_port, timeout=10)
+        scraper.request("GET", "/metrics")
+        resp = scraper.getresponse()
+        body = resp.read().decode()
+        scraper.close()
+    assert resp.status == 200 and "hexodic_build_info" in body
