@@ -91,8 +91,10 @@ def server_problem(status: int, reason: str, message: str) -> bytes:
     else:
         slug, detail = _SERVER_SLUGS.get(status, "http-error"), message or reason
     text = json.dumps(problem_body(status, slug, reason, detail)).encode()
+    rid = observe.server_refusal(status, slug)
     head = (
         f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+        f"X-Content-Type-Options: nosniff\r\n{observe.REQUEST_ID}: {rid}\r\n"
         f"Content-Length: {len(text)}\r\n\r\n"
     )
     return head.encode("latin-1") + text

@@ -86,6 +86,7 @@ def readyz():
         "OpenMetrics when asked for by Accept; and hexodic_build_info{version, rules_version, python}. Served only "
         "on HEXODIC_METRICS_PORT (default 9100), a 404 on the public port.",
     ),
+    problems={"404": "Asked for on the public port: the metrics are served on HEXODIC_METRICS_PORT only."},
 )
 def metrics():
     port = current_app.config.get("METRICS_PORT")

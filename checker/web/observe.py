@@ -212,6 +212,40 @@ def _finish(resp: Response) -> Response:
     return resp
 
 
+REFUSED = "refused"
+"""The route label of a request the HTTP server refused before the app saw it."""
+
+
+def server_refusal(status: int, slug: str) -> str:
+    """Count and log a request gunicorn refused itself (a request line or
+    headers too long, a malformed request): the same counters and the same JSON
+    line as an app answer, with what is known (no method, path or client).
+    Returns the refusal's new request id, for the answer's X-Request-ID."""
+    rid = request_id(None)
+    _child(REQUESTS, REFUSED, "other", str(status)).inc()
+    _child(PROBLEMS, slug).inc()
+    if log.isEnabledFor(logging.INFO):
+        log.info(
+            orjson.dumps(
+                {
+                    "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
+                    "request_id": rid,
+                    "method": None,
+                    "path": None,
+                    "route": REFUSED,
+                    "status": status,
+                    "bytes": None,
+                    "duration_ms": None,
+                    "client": None,
+                    "user_agent": None,
+                    "failed_rules": [],
+                    "problems": [slug],
+                }
+            ).decode()
+        )
+    return rid
+
+
 def init_app(app: Flask) -> None:
     """Time, count and log every request of ``app``.  Its ``before_request``
     runs first and its ``after_request`` last, whatever else is registered."""

@@ -92,6 +92,16 @@ def _problem(description: str) -> dict:
     return {"description": description, "content": {"application/problem+json": {"schema": ProblemSchema}}}
 
 
+# What the HTTP server itself (gunicorn) answers before the app sees a request, on every path.
+_ERRORS_SERVER = {
+    "400": _problem("The request is not well-formed HTTP (refused by the HTTP server itself)."),
+    "414": _problem("The request line is longer than the limit (GUNICORN_LIMIT_REQUEST_LINE, default 4094 bytes)."),
+    "431": _problem(
+        "A header line, or the number of headers, is over the limit (GUNICORN_LIMIT_REQUEST_FIELD_SIZE, "
+        "default 8190 bytes; GUNICORN_LIMIT_REQUEST_FIELDS, default 50)."
+    ),
+}
+
 # What checker.web.endpoints.body and the request pipeline answer for a JSON body they cannot use.
 _ERRORS_BODY = {
     "400": _problem("The body is not valid JSON, or not a JSON object, or it ended before its Content-Length."),
@@ -165,6 +175,7 @@ def _operation(ep: Endpoint) -> dict:
         }
     op["responses"] = {
         "200": answer,
+        **copy.deepcopy(_ERRORS_SERVER),
         **(copy.deepcopy(_ERRORS_BODY) if ep.request is not None else {}),
         **({"422": copy.deepcopy(_ERROR_QUERY)} if ep.query is not None else {}),
         **(copy.deepcopy(_ERRORS_EXPENSIVE) if ep.expensive else {}),

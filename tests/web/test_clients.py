@@ -16,6 +16,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import select
 import signal
 import socket
@@ -368,6 +369,21 @@ def test_what_gunicorn_refuses_is_a_problem_too(server, request_bytes, status, s
     code, headers, _ = got = _raw(server.port, request_bytes)
     _problem(got, status, slug)
     assert headers["connection"] == "close"
+    # logged as one JSON line with a request id, and counted, like every app answer
+    rid = headers["x-request-id"]
+    assert re.fullmatch(r"[0-9a-f]{32}", rid) and headers["x-content-type-options"] == "nosniff"
+    deadline = time.monotonic() + 5
+    while rid not in server.output(tail=None) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    (line,) = [json.loads(t) for t in server.output(tail=None).splitlines() if rid in t and t.startswith("{")]
+    assert line["route"] == "refused" and line["status"] == status and line["problems"] == [slug]
+    conn = http.client.HTTPConnection(HOST, server.metrics_port, timeout=10)
+    conn.request("GET", "/metrics")
+    metrics = conn.getresponse().read().decode()
+    conn.close()
+    assert re.search(
+        rf'hexodic_http_requests_total\{{method="other",route="refused",status="{status}"\}} [1-9]', metrics
+    ), metrics[-2000:]
 
 
 # -- 5. shutdown and a killed worker ------------------------------------------------------------------
