@@ -168,6 +168,7 @@ class BatchRequestSchema(Schema):
 
     items = fields.List(
         fields.Raw(
+            allow_none=True,  # every item is answered on its own, null included
             metadata={
                 "description": "A check request {position, turn, history?}; a malformed item gets its own Problem."
             }

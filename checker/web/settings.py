@@ -155,8 +155,10 @@ def server(env: Mapping[str, str] | None = None, cpus: int = 1) -> dict:
 
     - ``HOST`` (127.0.0.1), ``PORT`` (8000)
     - ``WEB_CONCURRENCY``: workers (one per usable CPU, at most 8)
-    - ``GUNICORN_WORKER_CONNECTIONS`` (500 per worker), ``GUNICORN_TIMEOUT`` (30 s),
-      ``GUNICORN_GRACEFUL_TIMEOUT`` (8 s), ``GUNICORN_KEEPALIVE`` (2 s)
+    - ``GUNICORN_WORKER_CONNECTIONS`` (1000 per worker), ``GUNICORN_TIMEOUT`` (30 s),
+      ``GUNICORN_GRACEFUL_TIMEOUT`` (8 s), ``GUNICORN_KEEPALIVE`` (1 s: an idle kept-alive
+      connection gives its slot back after a second, so clients that poll cannot
+      hold every slot between their polls)
     - ``GUNICORN_LIMIT_REQUEST_LINE`` (4094), ``GUNICORN_LIMIT_REQUEST_FIELDS`` (50),
       ``GUNICORN_LIMIT_REQUEST_FIELD_SIZE`` (8190)
     - ``GUNICORN_CONTROL_SOCKET``: none unless a path is given
@@ -179,10 +181,10 @@ def server(env: Mapping[str, str] | None = None, cpus: int = 1) -> dict:
     return {
         "bind": [f"{host}:{port}", f"{host}:{metrics_port}"],
         "workers": _int(env, "WEB_CONCURRENCY", min(cpus, 8)),
-        "worker_connections": _int(env, "GUNICORN_WORKER_CONNECTIONS", 500),
+        "worker_connections": _int(env, "GUNICORN_WORKER_CONNECTIONS", 1000),
         "timeout": _int(env, "GUNICORN_TIMEOUT", 30),
         "graceful_timeout": _int(env, "GUNICORN_GRACEFUL_TIMEOUT", 8),
-        "keepalive": _int(env, "GUNICORN_KEEPALIVE", 2),
+        "keepalive": _int(env, "GUNICORN_KEEPALIVE", 1),
         "limit_request_line": _int(env, "GUNICORN_LIMIT_REQUEST_LINE", 4094, lo=0),
         "limit_request_fields": _int(env, "GUNICORN_LIMIT_REQUEST_FIELDS", 50, lo=0),
         "limit_request_field_size": _int(env, "GUNICORN_LIMIT_REQUEST_FIELD_SIZE", 8190, lo=0),

@@ -32,7 +32,7 @@ from checker.web import create_app
 
 PROBE_TIMEOUT = 3.0
 BODY_TIMEOUT = 2  # HEXODIC_BODY_TIMEOUT for the shared server (default 5)
-KEEPALIVE = 2  # gunicorn.conf.py's default: also the deadline for headers
+KEEPALIVE = 1  # gunicorn.conf.py's default: also the deadline for headers
 LIMIT = 256 * 1024  # HEXODIC_MAX_BODY's default
 START = "0000/00000/000000/0000000/000000/00000/0000 A 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0"
 # bench/bench.py's placing midgame: 3097 legal turns, the most the search found

@@ -129,3 +129,16 @@ def test_the_real_server_keeps_metrics_off_the_public_port():
         body = resp.read().decode()
         scraper.close()
     assert resp.status == 200 and "hexodic_build_info" in body
+
+
+def test_batch_items_are_answered_one_by_one_whatever_their_type():
+    client = create_app({"TESTING": True}).test_client()
+    good = {"position": START_HPN, "turn": "c3 +d4"}
+    resp = client.post("/v1/check/batch", json={"items": [None, 1, "x", [], True, good]})
+    assert resp.status_code == 200
+    results = resp.get_json()["results"]
+    kinds = ["null", "a number", "a string", "an array", "a boolean"]
+    for i, (result, kind) in enumerate(zip(results, kinds)):
+        assert result["status"] == 422
+        assert result["errors"] == [{"path": f"items.{i}", "message": f"An item must be a JSON object, not {kind}."}]
+    assert results[5]["legal"] is True
