@@ -171,7 +171,7 @@ class BatchRequestSchema(Schema):
             allow_none=True,  # every item is answered on its own, null included
             metadata={
                 "description": "A check request {position, turn, history?}; a malformed item gets its own Problem."
-            }
+            },
         ),
         required=True,
         validate=validate.Length(max=MAX_BATCH),
