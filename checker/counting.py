@@ -156,7 +156,7 @@ def perft(
         estimate = estimate_expansions(position, depth)
         if estimate > FAR_OVER * budget:
             raise BudgetExceeded(budget, estimate)
-        expansions(position, depth, budget)
+        expansions(position, depth, budget, pause)
     spend = Budget(budget, pause)
     if not divide:
         return _nodes(position, depth, spend)
@@ -215,7 +215,9 @@ def estimate_expansions(position: Position, depth: int, walks: int = ESTIMATE_WA
     return total + deeper / walks
 
 
-def expansions(position: Position, depth: int, budget: int | None = None) -> int:
+def expansions(
+    position: Position, depth: int, budget: int | None = None, pause: Callable[[], None] | None = None
+) -> int:
     """How many positions a count to ``depth`` expands: perft(0) + … +
     perft(depth - 1), each counted with the budget; :class:`BudgetExceeded`
     as soon as the sum passes it.  The counts cost about a branching factor
@@ -223,7 +225,7 @@ def expansions(position: Position, depth: int, budget: int | None = None) -> int
     a fraction of its work."""
     total = 0
     for k in range(depth):
-        total += perft(position, k, budget=budget)
+        total += perft(position, k, budget=budget, pause=pause)
         if budget is not None and total > budget:
             raise BudgetExceeded(budget)
     return total
