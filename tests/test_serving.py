@@ -184,8 +184,8 @@ def test_child_exit_marks_the_worker_dead(monkeypatch, tmp_path):
     for name in ("gauge_livesum_4242.db", "gauge_liveall_4242.db", "counter_4242.db", "gauge_livesum_7.db"):
         (tmp_path / name).write_bytes(b"")
     serving.child_exit(None, SimpleNamespace(pid=4242))
-    # the dead worker's live gauges go; its counters stay in the sums; other workers' files stay
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["counter_4242.db", "gauge_livesum_7.db"]
+    # the dead worker's gauges go, its (empty) counters are folded into nothing; other workers' files stay
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gauge_livesum_7.db"]
 
 
 # --------------------------------------------------------------------------- the request log
@@ -217,3 +217,55 @@ def test_freeze_heap_moves_the_live_objects_to_the_permanent_generation():
     finally:
         gc.unfreeze()
     assert any(o is keep for o in gc.get_objects(generation=2))
+
+
+def _collected(directory) -> dict[tuple[str, tuple], float]:
+    from prometheus_client import CollectorRegistry
+    from prometheus_client.multiprocess import MultiProcessCollector
+
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry, path=str(directory))
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for metric in registry.collect()
+        for s in metric.samples
+        if not s.name.endswith("_created")
+    }
+
+
+def test_a_dead_workers_counts_are_folded_and_its_files_go(tmp_path):
+    """Three 'workers' (pids 101-103) write counters, a histogram and a max
+    gauge as prometheus_client's multiprocess values do; folding 101 and 102
+    keeps every total and leaves 103's files plus one kept file per type."""
+    import json
+
+    from prometheus_client.mmap_dict import MmapedDict
+
+    def key(name, labels, metric=None, help_="h"):
+        return json.dumps([metric or name, name, labels, help_], sort_keys=True)
+
+    for pid, n in ((101, 3.0), (102, 5.0), (103, 7.0)):
+        c = MmapedDict(str(tmp_path / f"counter_{pid}.db"))
+        c.write_value(key("hexodic_http_requests_total", {"route": "/v1/check"}, "hexodic_http_requests"), n, 0)
+        c.close()
+        h = MmapedDict(str(tmp_path / f"histogram_{pid}.db"))
+        h.write_value(key("d_bucket", {"le": "0.1"}, "d"), n, 0)
+        h.write_value(key("d_bucket", {"le": "+Inf"}, "d"), n, 0)
+        h.write_value(key("d_sum", {}, "d"), n / 10, 0)
+        g = MmapedDict(str(tmp_path / f"gauge_max_{pid}.db"))
+        g.write_value(key("b", {"version": "x"}), 1.0, 0)
+        g.close()
+        h.close()
+    before = _collected(tmp_path)
+    serving.fold_dead_worker(tmp_path, 101)
+    serving.fold_dead_worker(tmp_path, 102)
+    serving.fold_dead_worker(tmp_path, 102)  # a second call for the same worker changes nothing
+    assert _collected(tmp_path) == before
+    assert before[("hexodic_http_requests_total", (("route", "/v1/check"),))] == 15.0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "counter_103.db",
+        "counter_kept.db",
+        "gauge_max_103.db",
+        "histogram_103.db",
+        "histogram_kept.db",
+    ]

@@ -146,11 +146,51 @@ def thaw_heap(server, worker) -> None:
 
 def child_exit(server, worker) -> None:
     """gunicorn hook (in the master, after a worker exits): tell
-    prometheus_client the worker is gone, so its live gauges stop counting.
-    Its counters and histograms stay in the sums."""
+    prometheus_client the worker is gone, so its live gauges stop counting,
+    and fold its counters and histograms into the kept totals
+    (:func:`fold_dead_worker`), so the directory stays at one generation of
+    workers however many come and go."""
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)
+    directory = settings.metrics_dir()
+    if directory is not None:
+        fold_dead_worker(Path(directory), worker.pid)
+
+
+KEPT = "kept"
+"""The file-name part of the totals folded from workers that are gone
+(``counter_kept.db``, ``histogram_kept.db``): prometheus_client's collector
+reads the type from the part before the first ``_`` and sums every file."""
+
+
+def fold_dead_worker(directory: Path, pid: int) -> None:
+    """Add a dead worker's counters and histogram samples into the kept files
+    and remove its files: every total stays the same, and the directory holds
+    the live workers' files plus at most one kept file per type.  A gauge of a
+    dead worker (``gauge_max_<pid>.db``: the build info) is removed: its live
+    siblings report the same value.
+
+    prometheus_client has no public call for this; its file format is read and
+    written with its own :class:`~prometheus_client.mmap_dict.MmapedDict`, as
+    its multiprocess collector does (tests/test_serving.py checks the sums)."""
+    from prometheus_client.mmap_dict import MmapedDict
+
+    for kind in ("counter", "histogram"):
+        dead = directory / f"{kind}_{pid}.db"
+        if not dead.exists():
+            continue
+        if dead.stat().st_size:  # an empty file holds nothing to keep
+            kept = MmapedDict(str(directory / f"{kind}_{KEPT}.db"))
+            try:
+                totals = {key: value for key, value, *_ in kept.read_all_values()}
+                for key, value, timestamp, *_ in MmapedDict.read_all_values_from_file(str(dead)):
+                    kept.write_value(key, totals.get(key, 0.0) + value, timestamp)
+            finally:
+                kept.close()
+        dead.unlink()
+    for gauge in directory.glob(f"gauge_*_{pid}.db"):
+        gauge.unlink()
 
 
 def remove_metrics_dir(environ: MutableMapping[str, str] | None = None) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
 import signal
 import time
@@ -156,9 +157,49 @@ def test_the_metrics_dir_is_a_fresh_one_of_this_instance(run):
     assert len(run["metrics_dirs"]) == 1, run["metrics_dirs"]
 
 
-def test_the_replaced_and_the_new_workers_each_wrote_their_own_files(run):
+def test_the_replaced_workers_files_were_folded_into_the_kept_ones(run):
+    """After the SIGHUP only the new workers' own counter files are left, beside
+    one kept file per type holding the replaced workers' counts (the scrapes
+    below show both loads)."""
     pids = {m.group(1) for f in run["worker_files"] if (m := re.fullmatch(r"counter_(\d+)\.db", f))}
-    assert len(pids) >= 2, run["worker_files"]
+    assert len(pids) <= 2, run["worker_files"]
+    assert "counter_kept.db" in run["worker_files"] and "histogram_kept.db" in run["worker_files"]
+
+
+def _db_files(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.glob("*.db"))
+
+
+def test_reloads_and_kills_leave_the_metrics_dir_at_one_generation(tmp_path):
+    """20 reloads (SIGHUP) and 20 killed workers: the directory holds the live
+    workers' files and the kept ones, no more, and every count is kept."""
+    given = tmp_path / "metrics"
+    sent = 0
+    with running_gunicorn(PROMETHEUS_MULTIPROC_DIR=str(given)) as srv:
+        for _ in range(2):
+            assert _send(srv.port, "GET", "/healthz", None)[0] == 200
+            sent += 1
+        start = _db_files(given)
+        for i in range(40):
+            if i < 20:
+                _replace_workers(srv)
+            else:
+                victim = min(_workers(srv.proc.pid))
+                os.kill(victim, signal.SIGKILL)
+                deadline = time.monotonic() + 20
+                while victim in _workers(srv.proc.pid) or len(_workers(srv.proc.pid)) < 2:
+                    assert time.monotonic() < deadline, srv.output()
+                    time.sleep(0.1)
+            for _ in range(3):
+                assert _send(srv.port, "GET", "/healthz", None)[0] == 200
+                sent += 1
+        time.sleep(0.5)
+        files = _db_files(given)
+        samples = _samples(_send(srv.metrics_port, "GET", "/metrics", None)[2].decode())
+    key = ("hexodic_http_requests_total", (("method", "GET"), ("route", "/healthz"), ("status", "200")))
+    assert samples[key] == sent + 1  # and the start-up wait's one answered /healthz (bench.server)
+    assert len(files) <= len(set(start) | {"counter_kept.db", "histogram_kept.db"}), (start, files)
+    assert sum(f.startswith("counter_") and f != "counter_kept.db" for f in files) <= 2, files
 
 
 def test_every_scrape_shows_both_loads_summed_over_the_workers(run):
