@@ -10,14 +10,17 @@ itself, so the default is one worker per CPU the container may use (its
 cgroup CPU quota, not the host's CPUs).  The keep-alive time is also the
 time a request's line and headers may take to arrive (gevent worker: one
 deadline for both); the app gives the body HEXODIC_BODY_TIMEOUT (5 s) more.
-On SIGTERM a worker stops accepting, finishes what it has (headers 2 s +
-body 5 s + the work, under the 8 s graceful timeout) and exits: inside
-docker stop's 10 s and Kubernetes' 30 s grace.
+On SIGTERM the server first drains (HEXODIC_DRAIN_SECONDS, 5 s: every request
+is still answered while /readyz answers 503, so a load balancer takes it out of
+rotation), then each worker stops accepting, finishes what it has (under the
+8 s graceful timeout) and exits: inside the Deployment's 20 s grace period
+(`docker stop -t 20` with plain Docker).
 """
 
 import sys
 
 from gunicorn import util
+from gunicorn.arbiter import Arbiter
 
 from checker.web import serving, settings
 
@@ -74,4 +77,5 @@ wsgi_app = "checker.web.wsgi:app"
 when_ready = serving.freeze_heap  # gc.freeze the preloaded app before the workers fork
 worker_exit = serving.thaw_heap  # and unfreeze as a worker exits, for a clean interpreter shutdown
 child_exit = serving.child_exit
+serving.install_drain(Arbiter, _server["drain"])  # SIGTERM: /readyz 503 for HEXODIC_DRAIN_SECONDS, then stop
 on_exit = serving.on_exit

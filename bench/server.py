@@ -82,7 +82,7 @@ def _healthy(port: int) -> bool:
 def running_gunicorn(
     gunicorn: Path | None = None, cwd: Path = ROOT, args: tuple[str, ...] = (), **env_overrides: str
 ) -> Iterator[Server]:
-    """gunicorn with WEB_CONCURRENCY=2 and the environment's HEXODIC_*/GUNICORN_*
+    """gunicorn with WEB_CONCURRENCY=2, no drain on SIGTERM, and the environment's HEXODIC_*/GUNICORN_*
     settings cleared (``env_overrides`` set any, ``args`` are added to the
     command line); stopped with SIGTERM (then SIGKILL) when the block ends,
     unless the caller stopped it already.  ``gunicorn`` defaults to the one
@@ -95,6 +95,7 @@ def running_gunicorn(
     port, metrics_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HEXODIC_", "GUNICORN_"))}
     env.update(HOST=HOST, PORT=str(port), HEXODIC_METRICS_PORT=str(metrics_port), WEB_CONCURRENCY="2")
+    env.update(HEXODIC_DRAIN_SECONDS="0")  # a test or a benchmark stops at once; tests/web/test_drain.py drains
     env.update(PYTHONUNBUFFERED="1")
     env.update(env_overrides)
     log = tempfile.TemporaryFile()

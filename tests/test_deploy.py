@@ -182,15 +182,17 @@ def test_the_cpu_limit_gives_gunicorn_a_sensible_worker_count(container, tmp_pat
     assert 1 <= usable <= 8
 
 
-def test_the_grace_period_covers_the_pre_stop_sleep_and_gunicorns_graceful_timeout(deployment, container):
+def test_the_grace_period_covers_the_drain_and_gunicorns_graceful_timeout(deployment, container):
+    """No preStop sleep: the server drains by itself on SIGTERM (HEXODIC_DRAIN_SECONDS),
+    then stops gracefully; the grace period covers both, the master's one-second
+    loop and a margin."""
     pod = deployment["spec"]["template"]["spec"]
-    command = container["lifecycle"]["preStop"]["exec"]["command"]
-    assert command[0] == "sleep" and len(command) == 2
-    sleep = int(command[1])
+    assert "lifecycle" not in container
+    drain = int(_env(container)["HEXODIC_DRAIN_SECONDS"])
     graceful = int(_env(container)["GUNICORN_GRACEFUL_TIMEOUT"])
     grace = pod["terminationGracePeriodSeconds"]
-    assert 1 <= sleep <= 5 and graceful <= 10
-    assert sleep + graceful < grace <= 30, (sleep, graceful, grace)
+    assert 1 <= drain <= 10 and graceful <= 10
+    assert drain + 1 + graceful + 2 <= grace <= 30, (drain, graceful, grace)
     assert deployment["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
 
 

@@ -28,7 +28,7 @@ from checker.notation import parse_htn
 from checker.position import Position
 from checker.service.problems import RequestError
 from checker.version import PACKAGE_VERSION, RULES_VERSION
-from checker.web import observe
+from checker.web import observe, serving
 from checker.web.endpoints import JSON, Blueprint, Content, reply
 from schemas.responses import HealthSchema, ReadySchema
 
@@ -65,9 +65,15 @@ def healthz():
     "Readiness",
     "Readiness: this worker can answer checks (it checks a known turn); a 503 problem when it cannot.",
     answer=Content(JSON, ReadySchema, "This worker answers checks."),
-    problems={"503": "This worker cannot answer checks (the probe check failed)."},
+    problems={
+        "503": "This worker cannot answer checks (the probe check failed), or the server is draining before it stops."
+    },
 )
 def readyz():
+    if serving.draining():
+        raise RequestError(
+            503, "draining", "Draining", "This server is stopping: it answers what it gets, but send no more."
+        )
     if not _answers_checks():
         raise RequestError(503, "not-ready", "Not ready", "This worker cannot answer checks: the probe check failed.")
     return reply({"status": "ready", "rules_version": RULES_VERSION, "version": PACKAGE_VERSION})

@@ -20,6 +20,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import MutableMapping
 from pathlib import Path
 
@@ -203,6 +204,7 @@ def remove_metrics_dir(environ: MutableMapping[str, str] | None = None) -> None:
 
 def on_exit(server) -> None:
     """gunicorn hook (in the master, at the end)."""
+    drain_flag(os.getpid()).unlink(missing_ok=True)
     remove_metrics_dir()
 
 
@@ -228,3 +230,46 @@ def log_requests_to(target: str | None) -> logging.Logger:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     return log
+
+
+# --------------------------------------------------------------------------- the drain
+
+
+def drain_flag(master_pid: int) -> Path:
+    """The file whose presence tells a master's workers it is draining."""
+    return Path(tempfile.gettempdir()) / f"hexodic-draining-{master_pid}"
+
+
+def draining() -> bool:
+    """In a worker: is its master draining (``/readyz`` then answers 503)?"""
+    return drain_flag(os.getppid()).exists()
+
+
+def install_drain(arbiter_class, seconds: int) -> None:
+    """SIGTERM drains first: for ``seconds`` (``HEXODIC_DRAIN_SECONDS``) the
+    server keeps accepting and answering while ``/readyz`` answers 503, so a
+    load balancer takes it out of rotation before it stops; then gunicorn's own
+    graceful stop (stop accepting, finish what it holds within
+    ``GUNICORN_GRACEFUL_TIMEOUT``).  A second SIGTERM, or 0 seconds, stops at
+    once.
+
+    gunicorn has no hook for the master's SIGTERM, so its Arbiter's
+    ``handle_term`` (SIGTERM) and ``murder_workers`` (run by its main loop at
+    least once a second) are wrapped."""
+    handle_term, murder_workers = arbiter_class.handle_term, arbiter_class.murder_workers
+
+    def drain_then_stop(self) -> None:
+        if seconds <= 0 or getattr(self, "_hexodic_drain_until", None) is not None:
+            handle_term(self)
+        self._hexodic_drain_until = time.monotonic() + seconds
+        drain_flag(os.getpid()).touch()
+        self.log.info("SIGTERM: draining for %s s (/readyz answers 503; requests are still answered)", seconds)
+
+    def stop_when_drained(self) -> None:
+        until = getattr(self, "_hexodic_drain_until", None)
+        if until is not None and time.monotonic() >= until:
+            raise StopIteration  # gunicorn's run loop: halt, a graceful stop
+        murder_workers(self)
+
+    arbiter_class.handle_term = drain_then_stop
+    arbiter_class.murder_workers = stop_when_drained

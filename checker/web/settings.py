@@ -162,6 +162,8 @@ def server(env: Mapping[str, str] | None = None, cpus: int = 1) -> dict:
     - ``GUNICORN_LIMIT_REQUEST_LINE`` (4094), ``GUNICORN_LIMIT_REQUEST_FIELDS`` (50),
       ``GUNICORN_LIMIT_REQUEST_FIELD_SIZE`` (8190)
     - ``GUNICORN_CONTROL_SOCKET``: none unless a path is given
+    - ``HEXODIC_DRAIN_SECONDS`` (5): after SIGTERM, the seconds the server keeps
+      answering while ``/readyz`` answers 503, before gunicorn's graceful stop
     - ``GUNICORN_ACCESS_LOG`` (``-``): where the JSON request lines go: ``-`` for
       standard output, a file, or empty for none
 
@@ -190,6 +192,7 @@ def server(env: Mapping[str, str] | None = None, cpus: int = 1) -> dict:
         "limit_request_field_size": _int(env, "GUNICORN_LIMIT_REQUEST_FIELD_SIZE", 8190, lo=0),
         "control_socket": env.get("GUNICORN_CONTROL_SOCKET", ""),
         "access_log": env.get("GUNICORN_ACCESS_LOG", "-"),
+        "drain": _int(env, "HEXODIC_DRAIN_SECONDS", 5, lo=0),
     }
 
 
