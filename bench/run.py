@@ -504,6 +504,79 @@ def client_main(conn, port: int) -> None:
         conn.send((len(latencies), errors, latencies.tobytes()))
 
 
+COSTLY_BESIDE = 4
+"""Costly clients run beside /v1/check in the loaded phase: perft counts to depth
+3 and 1,600-px PNGs of distinct positions, back to back."""
+
+
+def costly_main(conn, port: int, seed: int, end_at: int) -> None:
+    """A costly client process: until ``end_at`` (monotonic ns), perft to depth 3
+    of the table's positions and 1,600-px PNGs of the vectors' positions; sends
+    back the count of each answer's status (a reset is ``error``)."""
+    import random
+    import urllib.parse
+
+    from checker.counting import load_table
+    from checker.tools.vectors import read_vectors
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    rng = random.Random(seed)
+    table = [e.hpn for e in load_table()]
+    positions = sorted({v["position"] for v in read_vectors()})
+    got: dict[str, int] = {}
+    while time.monotonic_ns() < end_at:
+        if rng.random() < 0.5:
+            body = json.dumps({"position": rng.choice(table), "depth": 3}).encode()
+            key, method, path, headers = "perft", "POST", "/v1/perft", {"Content-Type": "application/json"}
+        else:
+            query = urllib.parse.urlencode({"position": rng.choice(positions), "size": 1600})
+            key, method, path, body, headers = "png", "GET", "/v1/render.png?" + query, None, {}
+        try:
+            status = str(_one_request(port, method, path, body, headers)[0])
+        except (OSError, http.client.HTTPException):
+            status = "error"
+        got[f"{key} {status}"] = got.get(f"{key} {status}", 0) + 1
+    conn.send(got)
+
+
+def _beside(ctx, port: int, pipes: list, endpoint: tuple, warmup: float, seconds: float) -> dict:
+    """/v1/check's throughput measured as in the rounds, with costly clients
+    running beside it for the whole phase."""
+    label, method, path, body, headers = endpoint
+    warm_until = time.monotonic_ns() + int(warmup * 1e9)
+    end_at = warm_until + int(seconds * 1e9)
+    costly = []
+    for seed in range(COSTLY_BESIDE):
+        parent, child = ctx.Pipe()
+        p = ctx.Process(target=costly_main, args=(child, port, seed, end_at), daemon=True)
+        p.start()
+        costly.append((p, parent))
+    for pipe in pipes:
+        pipe.send((method, path, body, headers, warm_until, end_at))
+    count = errors = 0
+    latencies = array("q")
+    for pipe in pipes:
+        if not pipe.poll(warmup + seconds + REQUEST_TIMEOUT + 10):
+            raise RuntimeError("a client process did not report for the loaded phase")
+        n, e, raw = pipe.recv()
+        count, errors = count + n, errors + e
+        latencies.frombytes(raw)
+    statuses: dict[str, int] = {}
+    for p, pipe in costly:
+        if pipe.poll(REQUEST_TIMEOUT + 30):
+            for k, n in pipe.recv().items():
+                statuses[k] = statuses.get(k, 0) + n
+        p.join(timeout=5)
+    s = sorted(latencies)
+    return {
+        "rps": count / seconds,
+        "errors": errors,
+        "median_ms": percentile(s, 50) / 1e6 if s else float("nan"),
+        "p99_ms": percentile(s, 99) / 1e6 if s else float("nan"),
+        "costly": statuses,
+    }
+
+
 def sequential(port: int, body: bytes, headers: dict, n: int = SEQUENTIAL) -> dict:
     """``n`` requests one after another (no other load), one connection each: median and p99 in ms."""
     latencies = []
@@ -636,6 +709,8 @@ def http_bench(seconds: float, warmup: float, clients: int | None, rounds: int) 
                         "p99_ms": percentile(s, 99) / 1e6,
                     }
                 )
+            log(f"http: /v1/check with {COSTLY_BESIDE} costly clients beside it (perft depth 3, 1,600-px PNGs)")
+            result["beside"] = _beside(ctx, server.port, pipes, endpoints[0], warmup, segment)
             log(f"http: {SEQUENTIAL} sequential legal-turns requests (gzip accepted), one client")
             result["sequential"] = sequential(server.port, legal_body, gzip_headers)
             log(f"http: wrk, {WRK_CONNECTIONS} keep-alive connections: /v1/check and /healthz, {rounds} rounds")
@@ -878,6 +953,14 @@ def _http_section(http: dict | None, args) -> tuple[list[str], dict]:
             out.append(
                 f"   /v1/check throughput / /healthz throughput (these clients, a connection per request): "
                 f"{ep['/v1/check']['rps'] / ep['/healthz']['rps']:.2f}"
+            )
+        if http.get("beside") and "/v1/check" in ep and ep["/v1/check"]["rps"]:
+            b = http["beside"]
+            out.append(
+                f"   /v1/check with {COSTLY_BESIDE} costly clients beside it (perft to depth 3, 1,600-px PNGs): "
+                f"{b['rps']:.0f} req/s, {b['rps'] / ep['/v1/check']['rps']:.2f} of the unloaded figure; "
+                f"median {b['median_ms']:.2f} ms, p99 {b['p99_ms']:.2f} ms, {b['errors']} errors; "
+                f"the costly requests: {', '.join(f'{k}: {n}' for k, n in sorted(b['costly'].items()))}"
             )
         if http.get("sequential"):
             sq = http["sequential"]
