@@ -18,8 +18,8 @@ from schemas.position import PositionField
 from schemas.requests import MAX_REPLAY
 from schemas.turn import TurnField
 
-_HPN_DOC = {"type": "string", "description": "The position in HPN (RULES §10)."}
-_HTN_DOC = {"type": "string", "description": "A turn in HTN (RULES §10)."}
+_HPN_DOC = {"type": "string", "minLength": 1, "description": "The position in HPN (the rules reference, /rules#hpn)."}
+_HTN_DOC = {"type": "string", "minLength": 1, "description": "A turn in HTN (the rules reference, /rules#htn)."}
 
 
 class CellCsvField(fields.Field):
@@ -111,6 +111,7 @@ class GamePageQuerySchema(Schema):
         required=True,
         metadata={
             "type": "string",
+            "minLength": 1,
             "example": "c3 +d4;e5 +d4",
             "description": f"The game's turns in HTN, separated by ';', from the start position (at most "
             f"{MAX_REPLAY}; move numbers such as '1.' are allowed).",

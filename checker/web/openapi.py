@@ -50,6 +50,7 @@ def _custom_fields(self, field, **kwargs) -> dict:
                     "type": "string",
                     "description": "HPN (the rules reference, /rules#hpn)",
                     "example": START_HPN,
+                    "minLength": 1,
                     "maxLength": 400,
                 },
                 {"$ref": _REF + "PositionObject"},
@@ -62,6 +63,7 @@ def _custom_fields(self, field, **kwargs) -> dict:
                     "type": "string",
                     "description": "HTN (the rules reference, /rules#htn)",
                     "example": "c3 +d4",
+                    "minLength": 1,
                     "maxLength": 64,
                 },
                 {"$ref": _REF + "TurnObject"},
@@ -84,7 +86,7 @@ def _custom_fields(self, field, **kwargs) -> dict:
     if isinstance(field, CellField):
         return {"type": "string", "example": "c3"}
     if isinstance(field, CellListField):
-        return {"type": "array", "items": {"type": "string", "example": "c3"}}
+        return {"type": "array", "uniqueItems": True, "items": {"type": "string", "example": "c3"}}
     return {}
 
 

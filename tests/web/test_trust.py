@@ -142,3 +142,21 @@ def test_batch_items_are_answered_one_by_one_whatever_their_type():
         assert result["status"] == 422
         assert result["errors"] == [{"path": f"items.{i}", "message": f"An item must be a JSON object, not {kind}."}]
     assert results[5]["legal"] is True
+
+
+def test_the_contract_refuses_what_the_service_refuses():
+    """Inputs the published schema allowed and the service answered 422: an empty
+    HPN, HTN or score sheet, and a cell listed twice in a cooldown."""
+    import yaml
+
+    doc = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    schemas = doc["components"]["schemas"]
+    assert schemas["Player"]["properties"]["cooldown"]["uniqueItems"] is True
+    game = next(p for p in doc["paths"]["/game"]["get"]["parameters"] if p["name"] == "turns")
+    assert game["schema"]["minLength"] == 1
+    check = {p["name"]: p["schema"] for p in doc["paths"]["/check"]["get"]["parameters"]}
+    assert check["position"]["minLength"] == 1 and check["turn"]["minLength"] == 1
+    body = doc["paths"]["/v1/check"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert body
+    client = create_app({"TESTING": True}).test_client()
+    assert client.get("/game?turns=").status_code == 422
