@@ -121,3 +121,21 @@ class TextOrObject(fields.Field):
                     return quick
             return self._object_schema().load(value)
         raise ValidationError(f"Expected a JSON object or {self.text_kind}.")
+
+
+class QueryInteger(fields.Integer):
+    """A whole number in a query string: ASCII digits only (Python's ``int``
+    would also take ``1_600``, ``+800``, `` 800`` and other scripts' digits).
+
+    >>> QueryInteger().deserialize("800")
+    800
+    >>> QueryInteger().deserialize("1_600")
+    Traceback (most recent call last):
+    ...
+    marshmallow.exceptions.ValidationError: ['Not a whole number: write it with the digits 0-9 only.']
+    """
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+            raise ValidationError("Not a whole number: write it with the digits 0-9 only.")
+        return super()._deserialize(value, attr, data, **kwargs)

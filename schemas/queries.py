@@ -13,7 +13,7 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 from checker import board
 from checker.drawing.png import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
 from checker.notation import NotationError, parse_htn, split_turns
-from schemas.fields import MAX_HTN_LENGTH, distinct_cells
+from schemas.fields import MAX_HTN_LENGTH, QueryInteger, distinct_cells
 from schemas.position import PositionField
 from schemas.requests import MAX_REPLAY
 from schemas.turn import TurnField
@@ -80,7 +80,7 @@ class RenderQuerySchema(Schema):
         load_default=frozenset,
         metadata={"type": "string", "example": "c3,d4", "description": "Cells to highlight, separated by commas."},
     )
-    size = fields.Integer(
+    size = QueryInteger(
         load_default=DEFAULT_WIDTH,
         validate=validate.Range(MIN_WIDTH, MAX_WIDTH),
         metadata={
@@ -117,7 +117,7 @@ class GamePageQuerySchema(Schema):
             f"{MAX_REPLAY}; move numbers such as '1.' are allowed).",
         },
     )
-    at = fields.Integer(
+    at = QueryInteger(
         load_default=None,
         validate=validate.Range(min=1),
         metadata={

@@ -160,3 +160,16 @@ def test_the_contract_refuses_what_the_service_refuses():
     assert body
     client = create_app({"TESTING": True}).test_client()
     assert client.get("/game?turns=").status_code == 422
+
+
+@pytest.mark.parametrize("value", ["1_600", "+800", "٨٠٠", " 800", "8e2"])
+def test_numbers_in_a_query_are_ascii_digits_only(value):
+    client = create_app({"TESTING": True}).test_client()
+    png = client.get("/v1/render.png", query_string={"position": START_HPN, "size": value})
+    assert png.status_code == 422
+    assert png.get_json()["errors"] == [
+        {"path": "size", "message": "Not a whole number: write it with the digits 0-9 only."}
+    ]
+    game = client.get("/game", query_string={"turns": "c3 +d4", "at": value}, headers={"Accept": "application/json"})
+    assert game.status_code == 422
+    assert client.get("/v1/render.png", query_string={"position": START_HPN, "size": "800"}).status_code == 200
