@@ -129,13 +129,14 @@ class QueryInteger(fields.Integer):
 
     >>> QueryInteger().deserialize("800")
     800
-    >>> QueryInteger().deserialize("1_600")
-    Traceback (most recent call last):
-    ...
-    marshmallow.exceptions.ValidationError: ['Not a whole number: write it with the digits 0-9 only.']
+    >>> try:
+    ...     QueryInteger().deserialize("1_600")
+    ... except ValidationError as exc:
+    ...     exc.messages
+    ['Not a valid integer: write it with the digits 0-9 only.']
     """
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, str) and not (value.isascii() and value.isdigit()):
-            raise ValidationError("Not a whole number: write it with the digits 0-9 only.")
+            raise ValidationError("Not a valid integer: write it with the digits 0-9 only.")
         return super()._deserialize(value, attr, data, **kwargs)

@@ -168,7 +168,7 @@ def test_numbers_in_a_query_are_ascii_digits_only(value):
     png = client.get("/v1/render.png", query_string={"position": START_HPN, "size": value})
     assert png.status_code == 422
     assert png.get_json()["errors"] == [
-        {"path": "size", "message": "Not a whole number: write it with the digits 0-9 only."}
+        {"path": "size", "message": "Not a valid integer: write it with the digits 0-9 only."}
     ]
     game = client.get("/game", query_string={"turns": "c3 +d4", "at": value}, headers={"Accept": "application/json"})
     assert game.status_code == 422
