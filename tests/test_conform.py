@@ -87,9 +87,12 @@ def test_a_turn_missing_only_at_depth_2_is_found_by_the_descent(capsys):
     two = TABLE["start"].nodes[1]
     assert out[1] == f"perft start: depth 2: engine {two - 1:,}, checker {two:,}"
     assert out[2] == "  divide from the table position, depth 2: c3 +d4: engine 477, checker 478"
-    assert out[3] == f"  the legal turns differ after c3 +d4, at {AFTER_C3_D4}:"
+    # each step prints the command that shows it again, its HPN quoted for a shell
+    assert out[3] == f"    again: hexodic-check perft '{START}' --depth 2 --divide"
+    assert out[4] == f"  the legal turns differ after c3 +d4, at '{AFTER_C3_D4}'"
     assert "    missing (the engine does not list): e5 +e4" in out
     assert "    extra (the engine lists, the checker does not): (none)" in out
+    assert out[-2] == f"    again: hexodic-check legal '{AFTER_C3_D4}'"
     assert out[-1] == "conform: 1 difference found"
     assert "\n".join(out[1:-1]) in README, "README's failing run differs: paste this run's"
 
@@ -103,7 +106,7 @@ def test_an_extra_turn(capsys):
     code, out, _ = conform(capsys, "extra_turn", "--no-vectors", "--positions", "start", "--depth", "1")
     assert code == 1
     assert out[1] == "perft start: depth 1: engine 481, checker 480"
-    assert out[2] == f"  the legal turns differ from the table position, at {START}:"
+    assert out[2] == f"  the legal turns differ from the table position, at '{START}'"
     assert "    missing (the engine does not list): (none)" in out
     # "d4 +d4": A's first Place on the centre, which the opening restriction forbids
     assert "    extra (the engine lists, the checker does not): d4 +d4" in out
@@ -114,7 +117,7 @@ def test_a_turn_listed_twice_in_two_spellings(capsys):
     assert code == 1
     assert out[1:3] == [
         "perft start: depth 1: engine 481, checker 480",
-        f"  from the table position, at {START}, the engine lists 1 turn a second time in another "
+        f"  from the table position, at '{START}', the engine lists 1 turn a second time in another "
         "spelling; the turn sets agree",
     ]
 
@@ -172,6 +175,11 @@ def test_stop_at_the_first_difference(capsys):
             "exits",
             "conform: the engine broke the protocol: the engine exited without answering legal-turns (id 2) "
             "(exit status 3)",
+        ),
+        (
+            "wrong_key",
+            'conform: the engine broke the protocol: legal-turns (id 2): the answer has no key "turns" '
+            '(a list of HTN strings); its keys: "moves"',
         ),
     ],
 )
@@ -231,3 +239,10 @@ def test_an_engine_that_is_not_there(capsys):
 def test_bad_options_are_bad_input(capsys, args, message):
     assert main(["conform", "--engine", "true", *args]) == 2
     assert capsys.readouterr().err == f"hexodic-check: error: {message}\n"
+
+
+def test_a_wrongly_typed_value_is_named_with_what_was_received(capsys):
+    # hand-open-02 (A's first Place on d4) is illegal: the engine answers legal "no"
+    code, out, err = conform(capsys, "wrong_type", "--vectors", "hand-open-02", "--depth", "0")
+    assert code == 2
+    assert err[0] == ('conform: the engine broke the protocol: check (id 2): "legal" must be a boolean, not "no"')

@@ -36,3 +36,19 @@ def test_no_stale_words():
         text = path.read_text(encoding="utf-8")
         assert "$(STAMP)" not in text, path
         assert "a minute and a quarter" not in text, path
+
+
+def test_links_between_the_docs_pages_lead_somewhere():
+    """Each docs page's relative links name a file beside it (or above it), and
+    its in-page anchors a heading of its own."""
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", text):
+            assert (page.parent / target).resolve().exists(), f"{page.name}: {target}"
+        headings = {
+            re.sub(r"[^a-z0-9 -]", "", h.strip().lower()).replace(" ", "-")
+            for h in re.findall(r"^#+ (.+)$", text, re.M)
+        }
+        if page.name != "rules.md":  # the rules reference anchors its entries with <a id=...>
+            for anchor in re.findall(r"\]\(#([^)]+)\)", text):
+                assert anchor in headings, f"{page.name}: #{anchor}"

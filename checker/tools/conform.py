@@ -30,6 +30,7 @@ import fnmatch
 import json
 import os
 import queue
+import shlex
 import signal
 import subprocess
 import sys
@@ -197,6 +198,25 @@ def _quote(raw: bytes, limit: int = 80) -> str:
     return json.dumps(text[:limit] + ("…" if len(text) > limit else ""), ensure_ascii=False)
 
 
+def _value(value: object, limit: int = 80) -> str:
+    """A received value as JSON, cut at ``limit`` characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text[:limit] + ("…" if len(text) > limit else "")
+
+
+def _field(answer: dict, what: str, key: str, ok: Callable[[object], bool], expected: str) -> object:
+    """``answer[key]`` when ``ok`` holds for it; otherwise :class:`EngineBroke`
+    naming the op and id (``what``), the key, what was expected and what was
+    received: the value (cut), or the keys the answer has when the key is missing."""
+    if key not in answer:
+        keys = ", ".join(json.dumps(k) for k in answer if k != "id") or "none but id"
+        raise EngineBroke(f"{what}: the answer has no key {json.dumps(key)} ({expected}); its keys: {keys}")
+    value = answer[key]
+    if not ok(value):
+        raise EngineBroke(f"{what}: {json.dumps(key)} must be {expected}, not {_value(value)}")
+    return value
+
+
 # ------------------------------------------------------------- the talk ---
 
 
@@ -227,10 +247,15 @@ class _Talk:
     def turn_texts(self, hpn: str) -> list[str]:
         """The engine's legal turns of ``hpn``, as it wrote them."""
         answer = self.engine.request("legal-turns", position=hpn)
-        turns = answer.get("turns")
-        if not isinstance(turns, list) or not all(isinstance(t, str) for t in turns):
-            raise EngineBroke(f"legal-turns (id {self.engine._next_id}): turns is not a list of HTN strings")
-        return turns
+        what = f"legal-turns (id {self.engine._next_id})"
+        turns = _field(
+            answer,
+            what,
+            "turns",
+            lambda v: isinstance(v, list) and all(isinstance(t, str) for t in v),
+            "a list of HTN strings",
+        )
+        return turns  # type: ignore[return-value]  # checked just above
 
     def canonical(self, hpn: str, texts: list[str]) -> dict[Turn, str]:
         """The engine's turns of ``hpn`` (as :meth:`turn_texts` gave them) in
@@ -247,10 +272,8 @@ class _Talk:
     def play(self, hpn: str, turn: str) -> str:
         """The engine's position after ``turn``, as HPN text it wrote."""
         answer = self.engine.request("play", position=hpn, turn=turn)
-        text = answer.get("position")
-        if not isinstance(text, str):
-            raise EngineBroke(f"play (id {self.engine._next_id}): position is not an HPN string")
-        return text
+        what = f"play (id {self.engine._next_id})"
+        return str(_field(answer, what, "position", lambda v: isinstance(v, str), "an HPN string"))
 
     def play_position(self, hpn: str, turn: str) -> Position:
         text = self.play(hpn, turn)
@@ -263,16 +286,16 @@ class _Talk:
 
     def check(self, hpn: str, turn: str, history: list[str] | None) -> tuple[bool, list[str]]:
         answer = self.engine.request("check", position=hpn, turn=turn, history=history)
-        legal, violations = answer.get("legal"), answer.get("violations")
-        if (
-            not isinstance(legal, bool)
-            or not isinstance(violations, list)
-            or not all(isinstance(v, str) for v in violations)
-        ):
-            raise EngineBroke(
-                f"check (id {self.engine._next_id}): expected legal (a boolean) and violations (a list of rule ids)"
-            )
-        return legal, violations
+        what = f"check (id {self.engine._next_id})"
+        legal = _field(answer, what, "legal", lambda v: isinstance(v, bool), "a boolean")
+        violations = _field(
+            answer,
+            what,
+            "violations",
+            lambda v: isinstance(v, list) and all(isinstance(r, str) for r in v),
+            "a list of rule ids",
+        )
+        return bool(legal), list(violations)  # type: ignore[call-overload]  # checked just above
 
 
 # ---------------------------------------------------------- the report ---
@@ -406,15 +429,16 @@ def _descend(talk: _Talk, pos: Position, depth: int, path: list[str], report: _R
     if set(theirs) != set(mine):
         missing = [mine[t] for t in mine if t not in theirs]
         extra = [turn_to_htn(t, pos) for t in theirs if t not in mine]
-        report.out(f"  the legal turns differ {where}, at {hpn}:")
+        report.out(f"  the legal turns differ {where}, at {shlex.quote(hpn)}")
         report.out(f"    missing (the engine does not list): {_set_text(missing)}")
         report.out(f"    extra (the engine lists, the checker does not): {_set_text(extra)}")
+        report.out(f"    again: hexodic-check legal {shlex.quote(hpn)}")
         return
     twice = len(set(texts)) - len(theirs)
     if twice:
         report.out(
-            f"  {where}, at {hpn}, the engine lists {twice} turn{'s' if twice != 1 else ''} a second time "
-            "in another spelling; the turn sets agree"
+            f"  {where}, at {shlex.quote(hpn)}, the engine lists {twice} turn{'s' if twice != 1 else ''} a second "
+            "time in another spelling; the turn sets agree"
         )
         return
     for turn, nodes in perft(pos, depth, divide=True):
@@ -422,12 +446,15 @@ def _descend(talk: _Talk, pos: Position, depth: int, path: list[str], report: _R
         got = talk.play_position(hpn, theirs[turn])
         if got != child:
             report.out(
-                f"  play {mine[turn]} {where}, at {hpn}: expected {position_to_hpn(child)}, got {position_to_hpn(got)}"
+                f"  play {mine[turn]} {where}, at {shlex.quote(hpn)}: expected "
+                f"{shlex.quote(position_to_hpn(child))}, got {shlex.quote(position_to_hpn(got))}"
             )
+            report.out(f"    again: hexodic-check check {shlex.quote(hpn)} {shlex.quote(mine[turn])}")
             return
         engine_nodes = _engine_nodes(talk, position_to_hpn(got), depth - 1)
         if engine_nodes != nodes:
             report.out(f"  divide {where}, depth {depth}: {mine[turn]}: engine {engine_nodes:,}, checker {nodes:,}")
+            report.out(f"    again: hexodic-check perft {shlex.quote(hpn)} --depth {depth} --divide")
             _descend(talk, child, depth - 1, path + [mine[turn]], report)
             return
     report.out(
