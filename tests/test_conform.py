@@ -246,3 +246,59 @@ def test_a_wrongly_typed_value_is_named_with_what_was_received(capsys):
     code, out, err = conform(capsys, "wrong_type", "--vectors", "hand-open-02", "--depth", "0")
     assert code == 2
     assert err[0] == ('conform: the engine broke the protocol: check (id 2): "legal" must be a boolean, not "no"')
+
+
+# ---------------------------------------------------------- positions of your own ---
+
+CROWDED = TABLE["crowded"].hpn
+POSITIONS_FILE = f"# positions of my own\n\n{AFTER_C3_D4} # after c3 +d4\n{CROWDED}\n"
+
+
+def test_own_positions_get_the_turn_set_play_and_perft(capsys, tmp_path):
+    path = tmp_path / "mine.hpn"
+    path.write_text(POSITIONS_FILE, encoding="utf-8")
+    code, out, err = main_conform(capsys, str(path), "--no-vectors", "--positions", "*line*", "--depth", "2")
+    assert code == 0, (out, err)
+    # the crowded midgame (no name: "line 4") has 1,228 legal turns (the perft table): 64 of them played
+    assert "position line 4: 1,228 legal turns agree; play for 64 of 1,228 legal turns" in out
+    assert f"perft line 4: 1,228, {TABLE['crowded'].nodes[1]:,} agree (depth 1-2)" in out
+    assert not any("after c3 +d4" in line for line in out)  # filtered out by --positions
+    assert out[-1].startswith("conform: the engine agrees with the checker") and "1 position of your own" in out[-1]
+
+
+def main_conform(capsys, positions_file: str, *args: str):
+    """conform against the checker's own engine (hexodic-check engine)."""
+    checker = _script("hexodic-check")
+    code = main(["conform", "--engine", f"{shlex.quote(checker)} engine", "--positions-file", positions_file, *args])
+    captured = capsys.readouterr()
+    return code, captured.out.splitlines(), captured.err.splitlines()
+
+
+def test_an_own_position_catches_a_fault_that_perft_from_the_table_misses_at_depth_1(capsys, tmp_path):
+    path = tmp_path / "mine.hpn"
+    path.write_text(POSITIONS_FILE, encoding="utf-8")
+    code, out, _ = conform(
+        capsys, "missing_deep", "--no-vectors", "--depth", "1", "--positions", "after*", "--positions-file", str(path)
+    )
+    assert code == 1
+    assert out[1] == f"position after c3 +d4 (line 3): the legal turns differ at '{AFTER_C3_D4}'"
+    assert "    missing (the engine does not list): e5 +e4" in out
+    assert f"    again: hexodic-check legal '{AFTER_C3_D4}'" in out
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("# a\nc3 +d4\n", "line 2: not an HPN position"),
+        (
+            "0000/00000/000000/0000000/000000/00000/0000 B 7:3:6:0:0:-:- 7:3:6:0:0:-:- 0\n",
+            "line 1: not a consistent position (position.to-move)",
+        ),
+    ],
+)
+def test_a_bad_positions_file_is_exit_2_naming_the_line(capsys, tmp_path, text, message):
+    path = tmp_path / "bad.hpn"
+    path.write_text(text, encoding="utf-8")
+    code = main(["conform", "--engine", "true", "--positions-file", str(path)])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 2 and len(err) == 1 and message in err[0] and str(path) in err[0], err

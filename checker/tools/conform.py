@@ -30,6 +30,7 @@ import fnmatch
 import json
 import os
 import queue
+import random
 import shlex
 import signal
 import subprocess
@@ -57,6 +58,10 @@ __all__ = ["EXIT_AGREE", "EXIT_DIFFERENT", "EXIT_BROKEN", "EngineBroke", "Engine
 EXIT_AGREE, EXIT_DIFFERENT, EXIT_BROKEN = 0, 1, 2
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_DEPTH = 2
+DEFAULT_SEED = 0
+PLAY_SAMPLE = 64
+"""Legal turns compared on ``play`` per position of a positions file: every one
+when there are at most this many, else a sample of this many drawn with the seed."""
 QUIT_GRACE = 1.0  # seconds the engine has to exit after quit before it is killed
 STDERR_TAIL = 5  # lines of the engine's stderr shown when it breaks the protocol
 
@@ -301,6 +306,47 @@ class _Talk:
 # ---------------------------------------------------------- the report ---
 
 
+@dataclass(frozen=True)
+class OwnPosition:
+    """A position of the author's own file (``--positions-file``): its name
+    (after ``#``, else ``line N``), its HPN and its line."""
+
+    name: str
+    hpn: str
+    line: int
+
+
+class BadPositions(ValueError):
+    """A positions file that cannot be used; the message names the line."""
+
+
+def read_positions(text: str, label: str) -> tuple[OwnPosition, ...]:
+    """The positions of a positions file: one HPN per line, an optional name
+    after ``#``; blank lines and lines starting with ``#`` are skipped.  A line
+    that is not a consistent HPN position is :class:`BadPositions` naming it.
+
+    >>> from checker.notation import START_HPN
+    >>> [p.name for p in read_positions("# mine\\n\\n" + START_HPN + " # the start\\n" + START_HPN, "F")]
+    ['the start', 'line 4']
+    """
+    found = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        hpn, _, name = line.partition("#")
+        try:
+            position = parse_hpn(hpn.strip())
+        except NotationError as exc:
+            raise BadPositions(f"{label} line {n}: not an HPN position: {exc}") from None
+        problems = position.problems()
+        if problems:
+            rules = ", ".join(dict.fromkeys(p.rule for p in problems))
+            raise BadPositions(f"{label} line {n}: not a consistent position ({rules})")
+        found.append(OwnPosition(name.strip() or f"line {n}", hpn.strip(), n))
+    return tuple(found)
+
+
 @dataclass
 class Options:
     """What ``conform`` runs: ``depth`` 0 runs no perft; ``vectors`` and
@@ -313,6 +359,8 @@ class Options:
     vectors: str | None = "*"
     positions: str = "*"
     first: bool = False
+    own: tuple[OwnPosition, ...] = ()
+    seed: int = DEFAULT_SEED
 
 
 @dataclass
@@ -463,6 +511,41 @@ def _descend(talk: _Talk, pos: Position, depth: int, path: list[str], report: _R
     )
 
 
+def _own_position(talk: _Talk, own: OwnPosition, options: Options, report: _Report) -> None:
+    """A position of the author's file: its legal-turn set, ``play`` for each
+    legal turn (or a seeded sample of :data:`PLAY_SAMPLE`), then perft to the
+    run's depth with the divide descent, as a table position gets."""
+    pos = parse_hpn(own.hpn)
+    hpn = position_to_hpn(pos)
+    theirs = talk.canonical(hpn, talk.turn_texts(hpn))
+    mine = {t: turn_to_htn(t, pos) for t in legal_turns(pos)}
+    if set(theirs) != set(mine):
+        report.differ(f"position {own.name} (line {own.line}): the legal turns differ at {shlex.quote(hpn)}")
+        report.out(f"    missing (the engine does not list): {_set_text(mine[t] for t in mine if t not in theirs)}")
+        extra = [turn_to_htn(t, pos) for t in theirs if t not in mine]
+        report.out(f"    extra (the engine lists, the checker does not): {_set_text(extra)}")
+        report.out(f"    again: hexodic-check legal {shlex.quote(hpn)}")
+        return
+    turns = list(mine)
+    if len(turns) > PLAY_SAMPLE:
+        turns = random.Random(f"{options.seed} {hpn}").sample(turns, PLAY_SAMPLE)
+    for turn in turns:
+        got = talk.play_position(hpn, theirs[turn])
+        want = after(pos, turn)
+        if got != want:
+            report.differ(
+                f"position {own.name} (line {own.line}): play {mine[turn]} at {shlex.quote(hpn)}: expected "
+                f"{shlex.quote(position_to_hpn(want))}, got {shlex.quote(position_to_hpn(got))}"
+            )
+            report.out(f"    again: hexodic-check check {shlex.quote(hpn)} {shlex.quote(mine[turn])}")
+            return
+    played = f"play for {len(turns)} of {len(mine):,} legal turns" if len(turns) < len(mine) else "play for each"
+    report.out(f"position {own.name}: {len(mine):,} legal turns agree; {played}")
+    if options.depth > 1:
+        counts = tuple(perft(pos, d) for d in range(1, options.depth + 1))
+        _perft(talk, [TableEntry(own.name, "", hpn, counts)], options.depth, report)
+
+
 def _perft(talk: _Talk, entries: list[TableEntry], depth: int, report: _Report) -> None:
     for e in entries:
         d = min(depth, len(e.nodes))
@@ -508,6 +591,11 @@ def run(options: Options, out: Callable[[str], None] | None = None, err: Callabl
             _vectors(talk, options.vectors, report)
         if options.depth > 0 and not report.stop:
             _perft(talk, entries, options.depth, report)
+        own = [p for p in options.own if fnmatch.fnmatchcase(p.name, options.positions)]
+        for p in own:
+            if report.stop:
+                break
+            _own_position(talk, p, options, report)
     except EngineBroke as exc:
         err(f"conform: the engine broke the protocol: {exc}")
         for line in engine.stderr_tail():
@@ -525,5 +613,7 @@ def run(options: Options, out: Callable[[str], None] | None = None, err: Callabl
         parts.append("the vectors")
     if options.depth > 0:
         parts.append(f"perft over {len(entries)} table positions to depth {options.depth}")
+    if own:
+        parts.append(f"{len(own)} position{'s' if len(own) != 1 else ''} of your own")
     out(f"conform: the engine agrees with the checker ({' and '.join(parts) or 'hello only'})")
     return EXIT_AGREE

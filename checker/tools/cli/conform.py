@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from checker.tools import conform as driver
-from checker.tools.cli.common import BadInput, Reader, show
+from checker.tools.cli.common import BadInput, Reader, file_arg, show
 
 
 def add_to(sub) -> None:
@@ -36,7 +36,22 @@ def add_to(sub) -> None:
         "--positions",
         metavar="GLOB",
         default="*",
-        help="only the perft table positions whose name matches, e.g. 'start' (default: all)",
+        help="only the positions (of the table and of --positions-file) whose name matches, e.g. 'start' "
+        "(default: all)",
+    )
+    cf.add_argument(
+        "--positions-file",
+        metavar="FILE",
+        help="positions of your own, one HPN per line with an optional name after '#' (blank lines and lines "
+        "starting with '#' skipped): each gets the legal-turn set, play for each legal turn (a seeded sample of "
+        f"{driver.PLAY_SAMPLE} when there are more) and perft to --depth",
+    )
+    cf.add_argument(
+        "--seed",
+        metavar="N",
+        type=int,
+        default=driver.DEFAULT_SEED,
+        help=f"the seed of the play samples (default {driver.DEFAULT_SEED})",
     )
     cf.add_argument("--first", action="store_true", help="stop at the first difference")
     cf.set_defaults(run=run)
@@ -47,9 +62,23 @@ def run(args, reader: Reader) -> int:
         raise BadInput(f"--timeout: {args.timeout:g} is not a number of seconds above 0")
     if args.depth < 0:
         raise BadInput(f"--depth: {args.depth} is below 0")
+    own: tuple[driver.OwnPosition, ...] = ()
+    if args.positions_file is not None:
+        text, label = file_arg(args.positions_file, reader, "--positions-file")
+        try:
+            own = driver.read_positions(text, label)
+        except driver.BadPositions as exc:
+            raise BadInput(str(exc)) from None
     return driver.run(
         driver.Options(
-            args.engine, args.depth, args.timeout, None if args.no_vectors else args.vectors, args.positions, args.first
+            args.engine,
+            args.depth,
+            args.timeout,
+            None if args.no_vectors else args.vectors,
+            args.positions,
+            args.first,
+            own,
+            args.seed,
         ),
         out=show,
     )
