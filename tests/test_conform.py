@@ -37,7 +37,9 @@ def engine(name: str) -> str:
 
 
 def conform(capsys, name: str, *args: str) -> tuple[int, list[str], list[str]]:
-    code = main(["conform", "--engine", engine(name), *args])
+    """conform against a test engine, without the early game unless ``args``
+    ask for it (``--games N``: argparse keeps the last)."""
+    code = main(["conform", "--engine", engine(name), "--games", "0", *args])
     captured = capsys.readouterr()
     return code, captured.out.splitlines(), captured.err.splitlines()
 
@@ -63,11 +65,12 @@ def test_the_checkers_own_engine_agrees_everywhere(tmp_path):
     assert out[0].startswith("engine: hexodic-checker") and "ops: legal-turns, play, check" in out[0]
     n = sum(1 for line in (ENGINES.parents[1] / "checker" / "data" / "vectors.jsonl").open() if line.strip()) - 1
     assert out[1].startswith(f"vectors: {n} of {n} agree (legal and violations compared with check")
+    assert out[2] == "early game: 61 positions of 6 seeded games agree (legal turns and play)"
     for name, e in TABLE.items():
         assert f"perft {name}: {e.nodes[0]:,}, {e.nodes[1]:,} agree (depth 1-2)" in out
     assert out[-1] == (
         "conform: the engine agrees with the checker (the vectors and perft over "
-        f"{len(TABLE)} table positions to depth 2)"
+        f"{len(TABLE)} table positions to depth 2 and the early game of 6 seeded games)"
     )
     assert proc.stderr == b""
     assert "\n".join(out) + "\n$ echo $?\n0\n" in README, "README's passing run differs: paste this run's"
@@ -302,3 +305,40 @@ def test_a_bad_positions_file_is_exit_2_naming_the_line(capsys, tmp_path, text, 
     code = main(["conform", "--engine", "true", "--positions-file", str(path)])
     err = capsys.readouterr().err.splitlines()
     assert code == 2 and len(err) == 1 and message in err[0] and str(path) in err[0], err
+
+
+# ------------------------------------------------------------------- the early game ---
+
+
+@pytest.mark.parametrize(
+    "name, first",
+    [
+        # exactly 3 stones, an Echo-Lock legal: the engine lists none of those turns
+        ("no_lock_at_3", "the legal turns differ at"),
+        # exactly 4 stones, a lowering Shape legal: the engine lists none
+        ("no_lower_at_4", "the legal turns differ at"),
+        # an Echo-Lock played in the first 4 half-moves: the engine's position lacks the mover's L flag
+        ("lock_not_marked", ": play "),
+    ],
+)
+def test_the_early_game_catches_the_bugs_every_game_meets(capsys, name, first):
+    """Engines wrong only in the first moves of a game: the early game of the
+    default run finds them (the vectors and the table's perft did not)."""
+    code, out, _ = conform(capsys, name, "--no-vectors", "--depth", "0", "--first", "--games", "6")
+    assert code == 1, out
+    line = next(x for x in out if x.startswith("position early game") or x.startswith("position the start"))
+    assert first in line, line
+    assert any(x.startswith("    again: hexodic-check ") for x in out)
+    assert out[-1] == "conform: 1 difference found"
+
+
+def test_the_early_game_positions_are_the_first_moves_of_seeded_games():
+    from checker.notation import parse_hpn
+    from checker.tools.conform import EARLY_PLIES, early_positions
+
+    positions = early_positions()
+    assert positions == early_positions()  # the same every run
+    counts = {sum(s is not None for s in parse_hpn(p.hpn).stones) for p in positions}
+    assert {0, 1, 2, 3, 4} <= counts  # the start, and 1 to 4 stones on the board
+    assert max(parse_hpn(p.hpn).half_moves for p in positions) == EARLY_PLIES
+    assert early_positions(seed=1) != positions

@@ -59,6 +59,12 @@ EXIT_AGREE, EXIT_DIFFERENT, EXIT_BROKEN = 0, 1, 2
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_DEPTH = 2
 DEFAULT_SEED = 0
+DEFAULT_GAMES = 6
+EARLY_PLIES = 10
+"""The early game every default run covers: the positions after each of the
+first EARLY_PLIES half-moves of DEFAULT_GAMES seeded random games (both sides
+playing the same game), each compared on its legal-turn set and on ``play`` for
+every legal turn.  The first moves are where every game goes."""
 PLAY_SAMPLE = 64
 """Legal turns compared on ``play`` per position of a positions file: every one
 when there are at most this many, else a sample of this many drawn with the seed."""
@@ -347,6 +353,29 @@ def read_positions(text: str, label: str) -> tuple[OwnPosition, ...]:
     return tuple(found)
 
 
+def early_positions(games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED) -> list[OwnPosition]:
+    """The start and the positions after each of the first :data:`EARLY_PLIES`
+    half-moves of ``games`` random games seeded from ``seed``, once each.
+
+    >>> len(early_positions(1)), early_positions(1)[0].name
+    (11, 'the start')
+    """
+    seen: dict[str, OwnPosition] = {}
+    start = Position.start()
+    seen[position_to_hpn(start)] = OwnPosition("the start", position_to_hpn(start), 0)
+    for g in range(games):
+        rng = random.Random(f"{seed} {g}")
+        pos = start
+        for ply in range(1, EARLY_PLIES + 1):
+            turns = legal_turns(pos)
+            if not turns:
+                break
+            pos = after(pos, rng.choice(turns))
+            hpn = position_to_hpn(pos)
+            seen.setdefault(hpn, OwnPosition(f"early game {g + 1}, half-move {ply}", hpn, 0))
+    return list(seen.values())
+
+
 @dataclass
 class Options:
     """What ``conform`` runs: ``depth`` 0 runs no perft; ``vectors`` and
@@ -361,6 +390,7 @@ class Options:
     first: bool = False
     own: tuple[OwnPosition, ...] = ()
     seed: int = DEFAULT_SEED
+    games: int = DEFAULT_GAMES
 
 
 @dataclass
@@ -511,7 +541,13 @@ def _descend(talk: _Talk, pos: Position, depth: int, path: list[str], report: _R
     )
 
 
-def _own_position(talk: _Talk, own: OwnPosition, options: Options, report: _Report) -> None:
+def _line(own: OwnPosition) -> str:
+    return f" (line {own.line})" if own.line else ""
+
+
+def _own_position(
+    talk: _Talk, own: OwnPosition, options: Options, report: _Report, play_all: bool = False, perft_too: bool = True
+) -> None:
     """A position of the author's file: its legal-turn set, ``play`` for each
     legal turn (or a seeded sample of :data:`PLAY_SAMPLE`), then perft to the
     run's depth with the divide descent, as a table position gets."""
@@ -520,25 +556,27 @@ def _own_position(talk: _Talk, own: OwnPosition, options: Options, report: _Repo
     theirs = talk.canonical(hpn, talk.turn_texts(hpn))
     mine = {t: turn_to_htn(t, pos) for t in legal_turns(pos)}
     if set(theirs) != set(mine):
-        report.differ(f"position {own.name} (line {own.line}): the legal turns differ at {shlex.quote(hpn)}")
+        report.differ(f"position {own.name}{_line(own)}: the legal turns differ at {shlex.quote(hpn)}")
         report.out(f"    missing (the engine does not list): {_set_text(mine[t] for t in mine if t not in theirs)}")
         extra = [turn_to_htn(t, pos) for t in theirs if t not in mine]
         report.out(f"    extra (the engine lists, the checker does not): {_set_text(extra)}")
         report.out(f"    again: hexodic-check legal {shlex.quote(hpn)}")
         return
     turns = list(mine)
-    if len(turns) > PLAY_SAMPLE:
+    if len(turns) > PLAY_SAMPLE and not play_all:
         turns = random.Random(f"{options.seed} {hpn}").sample(turns, PLAY_SAMPLE)
     for turn in turns:
         got = talk.play_position(hpn, theirs[turn])
         want = after(pos, turn)
         if got != want:
             report.differ(
-                f"position {own.name} (line {own.line}): play {mine[turn]} at {shlex.quote(hpn)}: expected "
+                f"position {own.name}{_line(own)}: play {mine[turn]} at {shlex.quote(hpn)}: expected "
                 f"{shlex.quote(position_to_hpn(want))}, got {shlex.quote(position_to_hpn(got))}"
             )
             report.out(f"    again: hexodic-check check {shlex.quote(hpn)} {shlex.quote(mine[turn])}")
             return
+    if not perft_too:
+        return
     played = f"play for {len(turns)} of {len(mine):,} legal turns" if len(turns) < len(mine) else "play for each"
     report.out(f"position {own.name}: {len(mine):,} legal turns agree; {played}")
     if options.depth > 1:
@@ -589,6 +627,13 @@ def run(options: Options, out: Callable[[str], None] | None = None, err: Callabl
         out(f"engine: {talk.name} (protocol 1; ops: {', '.join(talk.ops)})")
         if options.vectors is not None:
             _vectors(talk, options.vectors, report)
+        early = early_positions(options.games, options.seed) if options.games > 0 else []
+        for p in early:
+            if report.stop:
+                break
+            _own_position(talk, p, options, report, play_all=True, perft_too=False)
+        if early and not report.differences:
+            out(f"early game: {len(early)} positions of {options.games} seeded games agree (legal turns and play)")
         if options.depth > 0 and not report.stop:
             _perft(talk, entries, options.depth, report)
         own = [p for p in options.own if fnmatch.fnmatchcase(p.name, options.positions)]
@@ -613,6 +658,8 @@ def run(options: Options, out: Callable[[str], None] | None = None, err: Callabl
         parts.append("the vectors")
     if options.depth > 0:
         parts.append(f"perft over {len(entries)} table positions to depth {options.depth}")
+    if early:
+        parts.append(f"the early game of {options.games} seeded games")
     if own:
         parts.append(f"{len(own)} position{'s' if len(own) != 1 else ''} of your own")
     out(f"conform: the engine agrees with the checker ({' and '.join(parts) or 'hello only'})")

@@ -53,6 +53,15 @@ def add_to(sub) -> None:
         default=driver.DEFAULT_SEED,
         help=f"the seed of the play samples (default {driver.DEFAULT_SEED})",
     )
+    cf.add_argument(
+        "--games",
+        metavar="N",
+        type=int,
+        default=driver.DEFAULT_GAMES,
+        help=f"the early game: the positions after each of the first {driver.EARLY_PLIES} half-moves of N random "
+        f"games seeded with --seed, each compared on its legal turns and on play for every one "
+        f"(default {driver.DEFAULT_GAMES}; 0: none)",
+    )
     cf.add_argument("--first", action="store_true", help="stop at the first difference")
     cf.set_defaults(run=run)
 
@@ -62,6 +71,8 @@ def run(args, reader: Reader) -> int:
         raise BadInput(f"--timeout: {args.timeout:g} is not a number of seconds above 0")
     if args.depth < 0:
         raise BadInput(f"--depth: {args.depth} is below 0")
+    if args.games < 0:
+        raise BadInput(f"--games: {args.games} is below 0")
     own: tuple[driver.OwnPosition, ...] = ()
     if args.positions_file is not None:
         text, label = file_arg(args.positions_file, reader, "--positions-file")
@@ -79,6 +90,7 @@ def run(args, reader: Reader) -> int:
             args.first,
             own,
             args.seed,
+            args.games,
         ),
         out=show,
     )
