@@ -13,6 +13,7 @@ directory must be set up first.
 
 from __future__ import annotations
 
+import atexit
 import gc
 import logging
 import math
@@ -117,7 +118,16 @@ def prepare_metrics_dir(environ: MutableMapping[str, str] | None = None) -> Path
         path = Path(tempfile.mkdtemp(prefix="hexodic-metrics-"))
         environ[METRICS_ENV] = str(path)
         environ[_PREPARED_ENV] = f"{os.getpid()}:owned"
+        # also when the start fails (a port in use), where gunicorn calls no on_exit
+        atexit.register(_remove_owned_dir, os.getpid(), path)
     return path
+
+
+def _remove_owned_dir(owner: int, path: Path) -> None:
+    """At the interpreter's exit, in the process that made the directory only
+    (a forked worker inherits this hook; its exit must not remove it)."""
+    if os.getpid() == owner:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def freeze_heap(server=None) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import re
+import socket
 import subprocess
 import sys
 
@@ -173,3 +174,18 @@ def test_numbers_in_a_query_are_ascii_digits_only(value):
     game = client.get("/game", query_string={"turns": "c3 +d4", "at": value}, headers={"Accept": "application/json"})
     assert game.status_code == 422
     assert client.get("/v1/render.png", query_string={"position": START_HPN, "size": "800"}).status_code == 200
+
+
+def test_a_failed_start_leaves_no_metrics_directory(tmp_path):
+    """The port is taken: gunicorn cannot start, and the metrics directory it
+    made for itself is removed all the same."""
+    with socket.socket() as taken:
+        taken.bind((HOST, 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {"PATH": "/usr/bin:/bin", "TMPDIR": str(tmp_path), "PORT": str(port), "HOST": HOST}
+        proc = subprocess.run(
+            [sys.executable, "-m", "checker.web"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+        )
+    assert proc.returncode != 0
+    assert list(tmp_path.glob("hexodic-metrics-*")) == [], proc.stderr[-2000:]
