@@ -39,6 +39,7 @@ from checker.service.problems import (
     RequestError,
     SchemaError,
     dotted,
+    json_type,
 )
 from schemas.compiled import dumper
 from schemas.perft import PerftRequestSchema, PerftSchema
@@ -225,22 +226,6 @@ check_request = Operation(_judge, VerdictSchema, CheckRequestSchema, loader=load
 """``POST /v1/check``: load → consistency → check → dump."""
 
 
-def _json_type(value: object) -> str:
-    """The JSON name of a value's type, for messages.
-
-    >>> _json_type(None), _json_type(1), _json_type([]), _json_type("x")
-    ('null', 'a number', 'an array', 'a string')
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    names: dict[type, str] = {str: "a string", list: "an array", dict: "an object"}
-    return names.get(type(value), type(value).__name__)
-
-
 def _batch(data: dict, at: Path = ()) -> dict:
     results = []
     for i, item in enumerate(data["items"]):
@@ -248,7 +233,7 @@ def _batch(data: dict, at: Path = ()) -> dict:
         where = (*at, "items", str(i))
         try:
             if not isinstance(item, dict):
-                raise SchemaError({"_schema": [f"An item must be a JSON object, not {_json_type(item)}."]}, where)
+                raise SchemaError({"_schema": [f"An item must be a JSON object, not {json_type(item)}."]}, where)
             results.append(check_request(item, where))
         except RequestError as exc:
             results.append(exc.problem())

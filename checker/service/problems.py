@@ -123,3 +123,20 @@ class InconsistentRequest(RequestError):
             [{"path": path, "rule": p.rule, "message": p.message} for p in problems],
         )
         self.problems, self.at = tuple(problems), at
+
+
+def json_type(value: object) -> str:
+    """The JSON name of a value's type, for messages (the HTTP service, the
+    command line and the engine protocol say it the same way).
+
+    >>> json_type(None), json_type(1), json_type([]), json_type("x"), json_type(True)
+    ('null', 'a number', 'an array', 'a string', 'a boolean')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    names: dict[type, str] = {str: "a string", list: "an array", dict: "an object"}
+    return names.get(type(value), type(value).__name__)

@@ -495,6 +495,23 @@ def _engine_nodes(talk: _Talk, hpn: str, depth: int) -> int:
     return 1 if depth == 0 else _engine_counts(talk, hpn, depth)[-1]
 
 
+def _turn_set_lines(pos: Position, hpn: str, theirs: dict[Turn, str], mine: dict[Turn, str]) -> list[str]:
+    """What differs between the engine's legal turns and the checker's, and
+    the command that shows the checker's again."""
+    missing = [mine[t] for t in mine if t not in theirs]
+    extra = [turn_to_htn(t, pos) for t in theirs if t not in mine]
+    return [
+        f"    missing (the engine does not list): {_set_text(missing)}",
+        f"    extra (the engine lists, the checker does not): {_set_text(extra)}",
+        f"    again: hexodic-check legal {shlex.quote(hpn)}",
+    ]
+
+
+def _check_again(hpn: str, htn: str) -> str:
+    """The command that shows the checker's verdict (and position after) of a turn."""
+    return f"    again: hexodic-check check {shlex.quote(hpn)} {shlex.quote(htn)}"
+
+
 def _descend(talk: _Talk, pos: Position, depth: int, path: list[str], report: _Report) -> None:
     """The divide descent from ``pos`` (whose perft(depth) differs): print
     the first position whose legal-turn sets differ, or where ``play``
@@ -505,12 +522,9 @@ def _descend(talk: _Talk, pos: Position, depth: int, path: list[str], report: _R
     theirs = talk.canonical(hpn, texts)
     mine = {t: turn_to_htn(t, pos) for t in legal_turns(pos)}
     if set(theirs) != set(mine):
-        missing = [mine[t] for t in mine if t not in theirs]
-        extra = [turn_to_htn(t, pos) for t in theirs if t not in mine]
         report.out(f"  the legal turns differ {where}, at {shlex.quote(hpn)}")
-        report.out(f"    missing (the engine does not list): {_set_text(missing)}")
-        report.out(f"    extra (the engine lists, the checker does not): {_set_text(extra)}")
-        report.out(f"    again: hexodic-check legal {shlex.quote(hpn)}")
+        for line in _turn_set_lines(pos, hpn, theirs, mine):
+            report.out(line)
         return
     twice = len(set(texts)) - len(theirs)
     if twice:
@@ -527,7 +541,7 @@ def _descend(talk: _Talk, pos: Position, depth: int, path: list[str], report: _R
                 f"  play {mine[turn]} {where}, at {shlex.quote(hpn)}: expected "
                 f"{shlex.quote(position_to_hpn(child))}, got {shlex.quote(position_to_hpn(got))}"
             )
-            report.out(f"    again: hexodic-check check {shlex.quote(hpn)} {shlex.quote(mine[turn])}")
+            report.out(_check_again(hpn, mine[turn]))
             return
         engine_nodes = _engine_nodes(talk, position_to_hpn(got), depth - 1)
         if engine_nodes != nodes:
@@ -557,10 +571,8 @@ def _own_position(
     mine = {t: turn_to_htn(t, pos) for t in legal_turns(pos)}
     if set(theirs) != set(mine):
         report.differ(f"position {own.name}{_line(own)}: the legal turns differ at {shlex.quote(hpn)}")
-        report.out(f"    missing (the engine does not list): {_set_text(mine[t] for t in mine if t not in theirs)}")
-        extra = [turn_to_htn(t, pos) for t in theirs if t not in mine]
-        report.out(f"    extra (the engine lists, the checker does not): {_set_text(extra)}")
-        report.out(f"    again: hexodic-check legal {shlex.quote(hpn)}")
+        for line in _turn_set_lines(pos, hpn, theirs, mine):
+            report.out(line)
         return
     turns = list(mine)
     if len(turns) > PLAY_SAMPLE and not play_all:
@@ -573,7 +585,7 @@ def _own_position(
                 f"position {own.name}{_line(own)}: play {mine[turn]} at {shlex.quote(hpn)}: expected "
                 f"{shlex.quote(position_to_hpn(want))}, got {shlex.quote(position_to_hpn(got))}"
             )
-            report.out(f"    again: hexodic-check check {shlex.quote(hpn)} {shlex.quote(mine[turn])}")
+            report.out(_check_again(hpn, mine[turn]))
             return
     if not perft_too:
         return

@@ -37,6 +37,7 @@ from checker.notation import (
     turn_to_htn,
 )
 from checker.position import Position
+from checker.service.problems import json_type
 from checker.version import RULES_VERSION
 
 __all__ = ["PROTOCOL", "OPS", "NAME", "handle", "serve", "START_HPN"]
@@ -54,7 +55,7 @@ class _Refusal(Exception):
 def _position(request: dict, key: str = "position") -> Position:
     text = request.get(key)
     if not isinstance(text, str):
-        raise _Refusal(f"{key}: expected an HPN string, not {_json_type(text)}")
+        raise _Refusal(f"{key}: expected an HPN string, not {json_type(text)}")
     try:
         pos = parse_hpn(text)
     except NotationError as exc:
@@ -68,7 +69,7 @@ def _position(request: dict, key: str = "position") -> Position:
 def _turn(request: dict):
     text = request.get("turn")
     if not isinstance(text, str):
-        raise _Refusal(f"turn: expected an HTN string, not {_json_type(text)}")
+        raise _Refusal(f"turn: expected an HTN string, not {json_type(text)}")
     try:
         return parse_htn(text)
     except NotationError as exc:
@@ -80,21 +81,8 @@ def _history(request: dict) -> list[Position] | None:
     if items is None:
         return None
     if not isinstance(items, list):
-        raise _Refusal(f"history: expected a list of HPN strings or null, not {_json_type(items)}")
+        raise _Refusal(f"history: expected a list of HPN strings or null, not {json_type(items)}")
     return [_position({"item": h}, "item") for h in items]
-
-
-def _json_type(value) -> str:
-    if value is None:
-        return "null"
-    return {
-        dict: "an object",
-        list: "a list",
-        str: "a string",
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-    }.get(type(value), type(value).__name__)
 
 
 def _answer(request: dict) -> dict:

@@ -191,25 +191,44 @@ def _finish(resp: Response) -> Response:
     for slug in seen.problems:
         _child(PROBLEMS, slug).inc()
     if log.isEnabledFor(logging.INFO):
-        log.info(
-            orjson.dumps(
-                {
-                    "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
-                    "request_id": seen.request_id,
-                    "method": method,
-                    "path": req.path[:MAX_LOGGED],
-                    "route": route,
-                    "status": status,
-                    "bytes": resp.calculate_content_length(),
-                    "duration_ms": round(seconds * 1000, 3),
-                    "client": req.remote_addr,
-                    "user_agent": req.user_agent.string[:MAX_LOGGED],
-                    "failed_rules": failed,
-                    "problems": sorted(set(seen.problems)),
-                }
-            ).decode()
+        _write_line(
+            request_id=seen.request_id,
+            method=method,
+            path=req.path[:MAX_LOGGED],
+            route=route,
+            status=status,
+            bytes=resp.calculate_content_length(),
+            duration_ms=round(seconds * 1000, 3),
+            client=req.remote_addr,
+            user_agent=req.user_agent.string[:MAX_LOGGED],
+            failed_rules=failed,
+            problems=sorted(set(seen.problems)),
         )
     return resp
+
+
+LOG_FIELDS = (
+    "request_id",
+    "method",
+    "path",
+    "route",
+    "status",
+    "bytes",
+    "duration_ms",
+    "client",
+    "user_agent",
+    "failed_rules",
+    "problems",
+)
+"""The fields of the JSON request line, in order, after its time; what is not
+known for a request is null."""
+
+
+def _write_line(**fields: object) -> None:
+    """One JSON request line: the time, then every one of LOG_FIELDS."""
+    line: dict[str, object] = {"time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")}
+    line.update((name, fields.get(name)) for name in LOG_FIELDS)
+    log.info(orjson.dumps(line).decode())
 
 
 REFUSED = "refused"
@@ -225,24 +244,7 @@ def server_refusal(status: int, slug: str) -> str:
     _child(REQUESTS, REFUSED, "other", str(status)).inc()
     _child(PROBLEMS, slug).inc()
     if log.isEnabledFor(logging.INFO):
-        log.info(
-            orjson.dumps(
-                {
-                    "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
-                    "request_id": rid,
-                    "method": None,
-                    "path": None,
-                    "route": REFUSED,
-                    "status": status,
-                    "bytes": None,
-                    "duration_ms": None,
-                    "client": None,
-                    "user_agent": None,
-                    "failed_rules": [],
-                    "problems": [slug],
-                }
-            ).decode()
-        )
+        _write_line(request_id=rid, route=REFUSED, status=status, failed_rules=[], problems=[slug])
     return rid
 
 

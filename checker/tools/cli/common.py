@@ -19,6 +19,7 @@ from checker.service.problems import (
     RequestError,
     SchemaError,
     error_paths,
+    json_type,
 )
 
 PROG = "hexodic-check"
@@ -173,19 +174,6 @@ def history_arg(path: str, reader: Reader) -> tuple[list, str, list[int] | None]
         return value, label, None
     lines = text_lines(text)
     return [line for _, line in lines], label, [n for n, _ in lines]
-
-
-def json_type(value) -> str:
-    if value is None:
-        return "null"
-    return {
-        dict: "an object",
-        list: "a list",
-        str: "a string",
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-    }.get(type(value), type(value).__name__)
 
 
 # ------------------------------------------------------- request errors ------
