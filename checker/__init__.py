@@ -12,6 +12,7 @@ Pure Python, no web framework.  One module per concept:
 - :mod:`checker.position`   positions, player states, consistency (D-3), the 60 half-move limit
 - :mod:`checker.turn`       Place, Move, Skip, Shape, Echo, Turn
 - :mod:`checker.notation`   HPN and HTN, parse and emit
+- :mod:`checker.scoresheet` score sheets: turns as people write them down, read one way
 - :mod:`checker.catalogue`  rule ids, capture kinds, end-of-game reasons, D-n: full texts, links
 - :mod:`checker.reference`  the rules reference (docs/rules.md, the /rules page)
 - :mod:`checker.wording`    words shared by the messages (plurals, lists)

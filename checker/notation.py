@@ -52,7 +52,6 @@ __all__ = [
     "shape_to_htn",
     "echo_to_htn",
     "parse_cell_list",
-    "split_turns",
     "START_HPN",
 ]
 
@@ -97,22 +96,15 @@ def parse_cell_list(text: str, where: str) -> frozenset[Cell]:
         except CellError:
             raise NotationError(f"{part!r} in the cooldown {text!r} is not a cell", where) from None
         if cell in cells:
-            raise NotationError(f"{board.name(cell)} is repeated in the cooldown {text!r}", where)
+            raise NotationError(f"{board.name(cell)} is listed twice in the cooldown {text!r}", where)
         cells.append(cell)
     return frozenset(cells)
 
 
-_PLAYER_RE = re.compile(r"(\d{1,9}):(\d{1,9}):(\d{1,9}):(\d{1,9}):(\d{1,9}):(-|P|L|PL):([^:]*)", re.ASCII)
 _FLAGS = {"-": (False, False), "P": (True, False), "L": (False, True), "PL": (True, True)}
 
 
-def _parse_player(text: str, who: str) -> PlayerState:
-    m = _PLAYER_RE.fullmatch(text)
-    if m:  # the common case in one pass; otherwise say what is wrong
-        placed, lock = _FLAGS[m[6]]
-        return PlayerState(
-            int(m[1]), int(m[2]), int(m[3]), int(m[4]), int(m[5]), placed, lock, parse_cell_list(m[7], f"player {who}")
-        )
+def _explain_player(text: str, who: str) -> PlayerState:
     where = f"player {who}"
     parts = text.split(":")
     if len(parts) != 7:
@@ -130,7 +122,60 @@ def _parse_player(text: str, who: str) -> PlayerState:
     return PlayerState(reserve, charges, lowers_left, captures, raises, "P" in flags, "L" in flags, cooldown)
 
 
-_BOARD_RE = re.compile("/".join(f"(?:[012][AB]?\\*?){{{len(r)}}}" for r in board.ROW_CELLS))
+# ------------------------------------------------- the grammar as patterns --
+# One grammar, written once as regular expressions in the subset that Python
+# and ECMA-262 (JSON Schema's ``pattern``) read alike: the parsers below take
+# exactly the texts these patterns match, and openapi.yaml publishes them.
+
+_WS = "[ \t\r\n]"
+"""What separates fields and tokens (and may stand around a text)."""
+
+CELL_PATTERN = (
+    "(?:"
+    + "|".join(
+        f"[{row}{row.upper()}][{board.NAMES[cells[0]][1:]}-{board.NAMES[cells[-1]][1:]}]"
+        for row, cells in zip(board.ROWS, board.ROW_CELLS)
+    )
+    + ")"
+)
+"""A cell name, either case: ``c3``, ``C3``."""
+
+_NUMBER = "[0-9]{1,%d}" % _MAX_DIGITS
+_BOARD = "/".join(f"(?:[012][AB]?\\*?){{{len(r)}}}" for r in board.ROW_CELLS)
+_COOLDOWN = f"(?:-|{CELL_PATTERN}(?:,{CELL_PATTERN})*)"
+_PLAYER = ":".join([_NUMBER] * 5) + ":(?:-|P|L|PL):" + _COOLDOWN
+
+HPN_PATTERN = f"^{_WS}*{_BOARD}{_WS}+[AB]{_WS}+{_PLAYER}{_WS}+{_PLAYER}{_WS}+{_NUMBER}{_WS}*$"
+"""Every HPN text the parser takes, and those only, but for one thing no
+pattern says plainly: a cell named twice in one cooldown (``c3,C3``)."""
+
+PROJECT_PATTERN = f"(?:[sS][kK][iI][pP]|{CELL_PATTERN}(?:[-xX]{CELL_PATTERN})?)"
+"""A Project token (``c3``, ``c3-c4``, ``c3xc4``, ``skip``), either case."""
+HTN_PATTERN = f"^{_WS}*{PROJECT_PATTERN}(?:{_WS}+[-+]{CELL_PATTERN})?(?:{_WS}+[*#]{CELL_PATTERN})?{_WS}*$"
+"""Every HTN text the parser takes, and no other."""
+PROJECT_TOKEN_PATTERN = f"^{_WS}*{PROJECT_PATTERN}{_WS}*$"
+"""One Project token alone (a filter of the legal turns)."""
+SHAPE_TOKEN_PATTERN = f"^{_WS}*[-+]{CELL_PATTERN}{_WS}*$"
+"""One Shape token alone."""
+
+# The same grammar with groups, for parsing (the repeat check is parse_cell_list's).
+_HPN_RE = re.compile(
+    f"{_WS}*({_BOARD}){_WS}+([AB]){_WS}+"
+    + f"{_WS}+".join([f"({_NUMBER}):({_NUMBER}):({_NUMBER}):({_NUMBER}):({_NUMBER}):(-|P|L|PL):({_COOLDOWN})"] * 2)
+    + f"{_WS}+({_NUMBER}){_WS}*"
+)
+_PROJECT_RE = re.compile(f"{_WS}*({PROJECT_PATTERN}){_WS}*")
+_SHAPE_RE = re.compile(f"{_WS}*([-+])({CELL_PATTERN}){_WS}*")
+_HTN_RE = re.compile(f"{_WS}*({PROJECT_PATTERN})(?:{_WS}+([-+]{CELL_PATTERN}))?(?:{_WS}+([*#]{CELL_PATTERN}))?{_WS}*")
+
+
+def _player_from(groups: tuple[str, ...], who: str) -> PlayerState:
+    placed, lock = _FLAGS[groups[5]]
+    reserve, charges, lowers_left, captures, raises = map(int, groups[:5])
+    cooldown = parse_cell_list(groups[6], f"player {who}")
+    return PlayerState(reserve, charges, lowers_left, captures, raises, placed, lock, cooldown)
+
+
 _CELL_RE = re.compile(r"([012])([AB]?)(\*?)")
 _CELL_PARSE = {
     (str(t), s or "", "*" if lk else ""): (t, s, lk)
@@ -140,16 +185,10 @@ _CELL_PARSE = {
 }
 
 
-def _parse_board(text: str) -> tuple[list[int], list[str | None], list[bool]]:
-    if _BOARD_RE.fullmatch(text):  # the common case, in one pass; otherwise say where it goes wrong
-        fast_tiers, fast_stones, fast_locked = zip(*map(_CELL_PARSE.__getitem__, _CELL_RE.findall(text)))
-        return list(fast_tiers), list(fast_stones), list(fast_locked)
+def _explain_board(text: str) -> None:
     rows = text.split("/")
     if len(rows) != 7:
         raise NotationError(f"the board has {len(rows)} rows, expected 7 (rows a to g separated by '/')", "board")
-    tiers: list[int] = []
-    stones: list[str | None] = []
-    locked: list[bool] = []
     for row_letter, row_text, row_cells in zip(board.ROWS, rows, board.ROW_CELLS):
         where = f"row {row_letter}"
         n = 0
@@ -163,23 +202,34 @@ def _parse_board(text: str) -> tuple[list[int], list[str | None], list[bool]]:
                 raise NotationError(
                     f"row {row_letter}{cell_hint}: expected a tier digit 0, 1 or 2, found {ch!r}", where
                 )
-            tier = ord(ch) - 48
             i += 1
-            stone = None
             if i < len(row_text) and row_text[i] in "AB":
-                stone = row_text[i]
                 i += 1
-            lock = False
             if i < len(row_text) and row_text[i] == "*":
-                lock = True
                 i += 1
-            tiers.append(tier)
-            stones.append(stone)
-            locked.append(lock)
             n += 1
         if n != len(row_cells):
             raise NotationError(f"row {row_letter} has {n} cells, expected {len(row_cells)}", where)
-    return tiers, stones, locked
+
+
+def _explain_hpn(text: str) -> NotationError:
+    """Why ``text`` is not HPN: the first fault found, field by field."""
+    fields = text.split()
+    if len(fields) != 5:
+        return NotationError(
+            f"an HPN position has 5 space-separated fields (board, to-move, A, B, half-moves); found {len(fields)}",
+            "position",
+        )
+    try:
+        _explain_board(fields[0])
+        if fields[1] not in PLAYERS:
+            raise NotationError(f"the player to move must be A or B, not {fields[1]!r}", "to-move")
+        _explain_player(fields[2], "A")
+        _explain_player(fields[3], "B")
+        _number(fields[4], "the half-move count", "half-moves")
+    except NotationError as exc:
+        return exc
+    return NotationError("the fields of an HPN position are separated by spaces", "position")
 
 
 def parse_hpn(text: str) -> Position:
@@ -189,20 +239,19 @@ def parse_hpn(text: str) -> Position:
     """
     if not isinstance(text, str):
         raise NotationError("an HPN position must be a string", "position")
-    fields = text.split()
-    if len(fields) != 5:
-        raise NotationError(
-            f"an HPN position has 5 space-separated fields (board, to-move, A, B, half-moves); found {len(fields)}",
-            "position",
-        )
-    tiers, stones, locked = _parse_board(fields[0])
-    to_move = fields[1]
-    if to_move not in PLAYERS:
-        raise NotationError(f"the player to move must be A or B, not {to_move!r}", "to-move")
-    a = _parse_player(fields[2], "A")
-    b = _parse_player(fields[3], "B")
-    half_moves = _number(fields[4], "the half-move count", "half-moves")
-    return Position(tiers, stones, locked, to_move, half_moves, {"A": a, "B": b})
+    m = _HPN_RE.fullmatch(text)
+    if m is None:
+        raise _explain_hpn(text)
+    groups = m.groups()
+    tiers, stones, locked = zip(*map(_CELL_PARSE.__getitem__, _CELL_RE.findall(groups[0])))
+    return Position(
+        list(tiers),
+        list(stones),
+        list(locked),
+        groups[1],
+        int(groups[16]),
+        {"A": _player_from(groups[2:9], "A"), "B": _player_from(groups[9:16], "B")},
+    )
 
 
 _CELL_TEXT = {
@@ -287,19 +336,49 @@ def _parse_project(token: str) -> Project:
 
 def parse_project(text: str) -> Project:
     """Parse one Project token (``c3``, ``c3-c4``, ``c3xc4`` or ``skip``)."""
-    tokens = text.split() if isinstance(text, str) else []
-    if len(tokens) != 1:
+    m = _PROJECT_RE.fullmatch(text) if isinstance(text, str) else None
+    if m is None:
         raise NotationError(f"expected one Project token: {_PROJECT_HELP}", "project")
-    return _parse_project(tokens[0])
+    return _parse_project(m[1])
 
 
 def parse_shape(text: str) -> Shape:
     """Parse one Shape token (``+d4`` raise, ``-d4`` lower)."""
-    tokens = text.split() if isinstance(text, str) else []
-    if len(tokens) != 1 or tokens[0][0] not in "+-":
+    m = _SHAPE_RE.fullmatch(text) if isinstance(text, str) else None
+    if m is None:
         raise NotationError("expected one Shape token: +cell (raise) or -cell (lower)", "shape")
-    token = tokens[0]
-    return Shape(RAISE if token[0] == "+" else LOWER, _cell(token, token[1:]))
+    return Shape(RAISE if m[1] == "+" else LOWER, board.parse_cell(m[2]))
+
+
+def _explain_htn(text: str) -> NotationError:
+    """Why ``text`` is not HTN: the first fault found, token by token."""
+    tokens = text.split()
+    if not tokens:
+        return NotationError(f"the turn is empty: expected {_PROJECT_HELP}", "turn")
+    try:
+        _parse_project(tokens[0])
+        shape = echo = False
+        for token in tokens[1:]:
+            mark, rest = token[0], token[1:]
+            if mark in "+-":
+                if echo:
+                    raise NotationError(f"{token!r}: the Shape comes before the Echo", token)
+                if shape:
+                    raise NotationError(f"{token!r}: a turn has at most one Shape", token)
+                shape = _cell(token, rest) is not None
+            elif mark in "*#":
+                if echo:
+                    raise NotationError(f"{token!r}: a turn has at most one Echo", token)
+                echo = _cell(token, rest) is not None
+            else:
+                raise NotationError(
+                    f"{token!r}: expected a Shape (+cell raise, -cell lower) or an Echo "
+                    "(*cell Echo-Capture, #cell Echo-Lock)",
+                    token,
+                )
+    except NotationError as exc:
+        return exc
+    return NotationError("the tokens of an HTN turn are separated by spaces", "turn")
 
 
 def parse_htn(text: str) -> Turn:
@@ -307,53 +386,16 @@ def parse_htn(text: str) -> Turn:
     any.  Raises :class:`NotationError`."""
     if not isinstance(text, str):
         raise NotationError("an HTN turn must be a string", "turn")
-    tokens = text.split()
-    if not tokens:
-        raise NotationError(f"the turn is empty: expected {_PROJECT_HELP}", "turn")
-    project = _parse_project(tokens[0])
+    m = _HTN_RE.fullmatch(text)
+    if m is None:
+        raise _explain_htn(text)
+    project_text, shape_text, echo_text = m.groups()
     shape = echo = None
-    for token in tokens[1:]:
-        mark, rest = token[0], token[1:]
-        if mark in "+-":
-            if echo is not None:
-                raise NotationError(f"{token!r}: the Shape comes before the Echo", token)
-            if shape is not None:
-                raise NotationError(f"{token!r}: a turn has at most one Shape", token)
-            shape = Shape(RAISE if mark == "+" else LOWER, _cell(token, rest))
-        elif mark in "*#":
-            if echo is not None:
-                raise NotationError(f"{token!r}: a turn has at most one Echo", token)
-            echo = Echo(CAPTURE if mark == "*" else LOCK, _cell(token, rest))
-        else:
-            raise NotationError(
-                f"{token!r}: expected a Shape (+cell raise, -cell lower) or an Echo "
-                "(*cell Echo-Capture, #cell Echo-Lock)",
-                token,
-            )
-    return Turn(project, shape, echo)
-
-
-_MOVE_NUMBER = re.compile(r"\d+\s*\.+\s*")
-
-
-def split_turns(text: str) -> list[str]:
-    """A score sheet's HTN turns, in order: one turn per line or separated by
-    ``;``, a leading move number such as ``1.`` or ``12...`` dropped, blank
-    entries skipped.  The turns are not parsed here (:func:`parse_htn` does).
-
-    >>> split_turns("1. c3 +d4\\n2. e5 +d4; e5 +d5;")
-    ['c3 +d4', 'e5 +d4', 'e5 +d5']
-    """
-    out = []
-    for line in text.splitlines():
-        for entry in line.split(";"):
-            entry = entry.strip()
-            m = _MOVE_NUMBER.match(entry)
-            if m:
-                entry = entry[m.end() :].strip()
-            if entry:
-                out.append(entry)
-    return out
+    if shape_text is not None:
+        shape = Shape(RAISE if shape_text[0] == "+" else LOWER, board.parse_cell(shape_text[1:]))
+    if echo_text is not None:
+        echo = Echo(CAPTURE if echo_text[0] == "*" else LOCK, board.parse_cell(echo_text[1:]))
+    return Turn(_parse_project(project_text), shape, echo)
 
 
 def project_to_htn(project: Project, pos: Position | None = None) -> str:

@@ -18,6 +18,10 @@ from schemas.compiled import OutSchema
 from schemas.fields import CELL_INDEX, MAX_HPN_LENGTH, CellListField, StrictBoolean, TextOrObject
 
 
+class CellMapField(fields.Dict):
+    """Cell name → its state (the names are checked by the schema that holds it)."""
+
+
 class CellStateSchema(OutSchema):
     tier = fields.Integer(strict=True, load_default=0, metadata={"description": "0, 1 or 2"})
     stone = fields.String(validate=validate.OneOf(["A", "B"]), allow_none=True, load_default=None)
@@ -65,7 +69,7 @@ class PositionObjectSchema(Schema):
 
     to_move = fields.String(required=True, validate=validate.OneOf(["A", "B"]))
     half_moves = fields.Integer(strict=True, required=True)
-    cells = fields.Dict(
+    cells = CellMapField(
         keys=fields.String(validate=validate.Length(max=4)),
         values=fields.Nested(CellStateSchema),
         load_default=dict,

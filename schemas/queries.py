@@ -8,54 +8,67 @@ carry besides these (a tracker's ``utm_source``) are ignored.
 
 from __future__ import annotations
 
+import re
+
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from checker import board
 from checker.drawing.png import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
-from checker.notation import NotationError, parse_htn, split_turns
-from schemas.fields import MAX_HTN_LENGTH, QueryInteger, distinct_cells
+from checker.notation import CELL_PATTERN, HPN_PATTERN, HTN_PATTERN, NotationError
+from checker.scoresheet import SCORE_SHEET_PATTERN, parse_score_sheet
+from schemas.fields import MAX_HTN_LENGTH, QueryInteger
 from schemas.position import PositionField
 from schemas.requests import MAX_REPLAY
 from schemas.turn import TurnField
 
-_HPN_DOC = {"type": "string", "minLength": 1, "description": "The position in HPN (the rules reference, /rules#hpn)."}
-_HTN_DOC = {"type": "string", "minLength": 1, "description": "A turn in HTN (the rules reference, /rules#htn)."}
+_ITEM = f"[ \t]*(?:{CELL_PATTERN})?[ \t]*"
+CELL_CSV_PATTERN = f"^{_ITEM}(?:,{_ITEM})*$"
+MAX_CSV_LENGTH = 8 * board.CELL_COUNT
+MAX_SHEET_LENGTH = MAX_REPLAY * (MAX_HTN_LENGTH + 8)
+"""The longest score sheet a query may hold (a full game of long turns, numbered)."""
+
+_HPN_DOC = {
+    "type": "string",
+    "minLength": 1,
+    "pattern": HPN_PATTERN,
+    "description": "The position in HPN (the rules reference, /rules#hpn).",
+}
+_HTN_DOC = {
+    "type": "string",
+    "minLength": 1,
+    "pattern": HTN_PATTERN,
+    "description": "A turn in HTN (the rules reference, /rules#htn).",
+}
+
+
+_CSV_RE = re.compile(CELL_CSV_PATTERN[1:-1])
 
 
 class CellCsvField(fields.Field):
-    """Comma-separated distinct cell names (``c3,d4``) ↔ a frozenset of cells;
-    an empty value is no cell."""
+    """Comma-separated cell names (``c3,d4``; spaces and empty items
+    allowed, a cell named twice highlighted once) ↔ a frozenset of cells."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        if not isinstance(value, str) or len(value) > 4 * board.CELL_COUNT:
-            raise ValidationError(f"Expected at most {board.CELL_COUNT} cell names separated by commas.")
-        return distinct_cells(filter(None, (v.strip() for v in value.split(","))))
+        if not isinstance(value, str) or len(value) > MAX_CSV_LENGTH:
+            raise ValidationError(f"Expected cell names separated by commas, at most {MAX_CSV_LENGTH} characters.")
+        if _CSV_RE.fullmatch(value) is None:
+            bad = next((p.strip(" \t") for p in value.split(",") if not re.fullmatch(_ITEM, p)), value)
+            raise ValidationError(f"{bad!r} is not a cell (a1 … g7).")
+        return frozenset(board.parse_cell(p.strip(" \t")) for p in value.split(",") if p.strip(" \t"))
 
 
 class TurnListField(fields.Field):
-    """A score sheet: HTN turns separated by ``;`` (or one per line), move
-    numbers such as ``1.`` allowed (:func:`checker.notation.split_turns`) ↔
-    a list of turns."""
+    """A score sheet (:mod:`checker.scoresheet`: move numbers, one or two
+    turns per line, ``;`` or newlines) ↔ a list of turns.  Turns past the
+    game's end are kept: the replay judges them (``game.over``)."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        if not isinstance(value, str) or len(value) > MAX_REPLAY * (MAX_HTN_LENGTH + 8):
-            raise ValidationError(f"Expected at most {MAX_REPLAY} HTN turns separated by ';'.")
-        texts = split_turns(value)
-        if not texts:
-            raise ValidationError("No turn: expected HTN turns separated by ';', such as c3 +d4;e5 +d4.")
-        if len(texts) > MAX_REPLAY:
-            raise ValidationError(f"{len(texts)} turns: a game has at most {MAX_REPLAY} half-moves.")
-        turns, errors = [], {}
-        for i, text in enumerate(texts):
-            try:
-                if len(text) > MAX_HTN_LENGTH:
-                    raise NotationError(f"longer than {MAX_HTN_LENGTH} characters")
-                turns.append(parse_htn(text))
-            except NotationError as exc:
-                errors[i] = [f"turn {i + 1} ({text[:MAX_HTN_LENGTH]!r}): HTN: {exc.message}"]
-        if errors:
-            raise ValidationError(errors)
-        return turns
+        if not isinstance(value, str) or len(value) > MAX_SHEET_LENGTH:
+            raise ValidationError(f"Expected a score sheet of at most {MAX_SHEET_LENGTH} characters.")
+        try:
+            return parse_score_sheet(value)
+        except NotationError as exc:
+            raise ValidationError(f"Score sheet: {exc.message}") from exc
 
 
 def _embed():
@@ -78,7 +91,13 @@ class RenderQuerySchema(Schema):
     )
     highlight = CellCsvField(
         load_default=frozenset,
-        metadata={"type": "string", "example": "c3,d4", "description": "Cells to highlight, separated by commas."},
+        metadata={
+            "type": "string",
+            "example": "c3,d4",
+            "pattern": CELL_CSV_PATTERN,
+            "maxLength": MAX_CSV_LENGTH,
+            "description": "Cells to highlight, separated by commas.",
+        },
     )
     size = QueryInteger(
         load_default=DEFAULT_WIDTH,
@@ -112,9 +131,12 @@ class GamePageQuerySchema(Schema):
         metadata={
             "type": "string",
             "minLength": 1,
-            "example": "c3 +d4;e5 +d4",
-            "description": f"The game's turns in HTN, separated by ';', from the start position (at most "
-            f"{MAX_REPLAY}; move numbers such as '1.' are allowed).",
+            "maxLength": MAX_SHEET_LENGTH,
+            "pattern": SCORE_SHEET_PATTERN,
+            "example": "1. c3 +d4 e5 +d4",
+            "description": "The game's score sheet from the start position: HTN turns separated by ';' or "
+            "newlines, one or two to an entry, move numbers such as '1.' or '1...' allowed. Turns after "
+            f"the game's end (at most {MAX_REPLAY} half-moves) are judged illegal (game.over).",
         },
     )
     at = QueryInteger(

@@ -21,6 +21,14 @@ from schemas.fields import CELL_INDEX, MAX_HTN_LENGTH, CellField, TextOrObject
 
 _CELL_DOC = {"type": "string", "example": "c3", "description": "A cell name, a1 … g7."}
 
+PROJECT_KEYS = {
+    "place": ("kind", "cell"),
+    "move": ("kind", "from", "to"),
+    "skip": ("kind",),
+}
+"""The keys of a JSON Project of each kind, all required, no other."""
+_PROJECT_KEY_SETS = {kind: frozenset(keys) for kind, keys in PROJECT_KEYS.items()}
+
 
 class ProjectSchema(Schema):
     """Step 1: ``place`` (cell), ``move`` (from, to) or ``skip``."""
@@ -33,15 +41,14 @@ class ProjectSchema(Schema):
     @validates_schema
     def _fields_of_kind(self, data, **kwargs):
         kind = data.get("kind")
-        need = {"place": ("cell",), "move": ("from_", "to"), "skip": ()}.get(kind, ())
-        allowed = set(need) | {"kind"}
+        given = {"from" if name == "from_" else name for name in data}
+        allowed = PROJECT_KEYS.get(kind, ("kind",))
         errors = {}
-        for name in need:
-            if name not in data:
-                errors["from" if name == "from_" else name] = [f"Required for a {kind} Project."]
-        for name in data:
-            if name not in allowed:
-                errors["from" if name == "from_" else name] = [f"Not allowed for a {kind} Project."]
+        for name in allowed:
+            if name not in given:
+                errors[name] = [f"Required for a {kind} Project."]
+        for name in sorted(given - set(allowed)):
+            errors[name] = [f"Not allowed for a {kind} Project."]
         if errors:
             raise ValidationError(errors)
 
@@ -89,11 +96,6 @@ class TurnObjectSchema(Schema):
         return Turn(data["project"], data["shape"], data["echo"])
 
 
-_PROJECT_KEYS = {
-    "place": frozenset(("kind", "cell")),
-    "move": frozenset(("kind", "from", "to")),
-    "skip": frozenset(("kind",)),
-}
 _STEP_KEYS = frozenset(("kind", "cell"))
 _TURN_KEYS = frozenset(("project", "shape", "echo"))
 _SHAPE_KINDS = {"raise": ShapeKind.RAISE, "lower": ShapeKind.LOWER}
@@ -124,7 +126,7 @@ def fast_turn(value) -> Turn | None:
     if type(p) is not dict:
         return None
     kind = p.get("kind")
-    if type(kind) is not str or _PROJECT_KEYS.get(kind) != p.keys():
+    if type(kind) is not str or _PROJECT_KEY_SETS.get(kind) != p.keys():
         return None
     project: Project
     if kind == "place":

@@ -13,7 +13,8 @@ import pytest
 
 from checker import Position, check, legal_turns, parse_hpn, parse_htn, replay, validate
 from checker.counting import BudgetExceeded, perft_count
-from checker.notation import START_HPN, split_turns
+from checker.notation import START_HPN
+from checker.scoresheet import read_score_sheet
 from checker.tools.cli import main
 from checker.web import create_app
 from schemas.position import PositionObjectSchema
@@ -197,7 +198,7 @@ def test_the_to_move_letter_is_upper_case(client):
 
 # 17 - a score-sheet number "1..." is dropped whole
 def test_a_black_move_number_is_dropped_whole(client):
-    assert split_turns("1. c3 +d4\n1... e5 +d4") == ["c3 +d4", "e5 +d4"]
+    assert [t.text for t in read_score_sheet("1. c3 +d4\n1... e5 +d4")] == ["c3 +d4", "e5 +d4"]
     resp = client.get("/game", query_string={"turns": "1. c3 +d4; 1... e5 +d4"})
     assert resp.status_code == 200
     page = resp.get_data(as_text=True)

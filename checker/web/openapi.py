@@ -17,14 +17,23 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin, resolver
 from marshmallow import Schema, fields
 
-from checker.notation import START_HPN
+from checker import board
+from checker.notation import (
+    CELL_PATTERN,
+    HPN_PATTERN,
+    HTN_PATTERN,
+    PROJECT_TOKEN_PATTERN,
+    SHAPE_TOKEN_PATTERN,
+    START_HPN,
+)
 from checker.version import RULES_VERSION
 from checker.web import blueprints
 from checker.web.endpoints import Endpoint
 from schemas.fields import CellField, CellListField
-from schemas.position import CellStateSchema, PositionField, PositionObjectSchema
+from schemas.position import CellMapField, CellStateSchema, PositionField, PositionObjectSchema
 from schemas.responses import ProblemSchema, TurnListField, TurnOutSchema
 from schemas.turn import (
+    PROJECT_KEYS,
     EchoSchema,
     ProjectFilterField,
     ProjectSchema,
@@ -35,6 +44,7 @@ from schemas.turn import (
 )
 
 _REF = "#/components/schemas/"
+_CELL = f"^{CELL_PATTERN}$"
 
 
 def _custom_fields(self, field, **kwargs) -> dict:
@@ -50,6 +60,7 @@ def _custom_fields(self, field, **kwargs) -> dict:
                     "type": "string",
                     "description": "HPN (the rules reference, /rules#hpn)",
                     "example": START_HPN,
+                    "pattern": HPN_PATTERN,
                     "minLength": 1,
                     "maxLength": 400,
                 },
@@ -63,6 +74,7 @@ def _custom_fields(self, field, **kwargs) -> dict:
                     "type": "string",
                     "description": "HTN (the rules reference, /rules#htn)",
                     "example": "c3 +d4",
+                    "pattern": HTN_PATTERN,
                     "minLength": 1,
                     "maxLength": 64,
                 },
@@ -70,9 +82,11 @@ def _custom_fields(self, field, **kwargs) -> dict:
             ]
         }
     if isinstance(field, ProjectFilterField):
-        return {"oneOf": [{"type": "string", "example": "c3"}, {"$ref": _REF + "Project"}]}
+        text = {"type": "string", "example": "c3", "pattern": PROJECT_TOKEN_PATTERN, "maxLength": field.max_length}
+        return {"oneOf": [text, {"$ref": _REF + "Project"}]}
     if isinstance(field, ShapeFilterField):
-        return {"oneOf": [{"type": "string", "example": "+d4"}, {"$ref": _REF + "Shape"}]}
+        text = {"type": "string", "example": "+d4", "pattern": SHAPE_TOKEN_PATTERN, "maxLength": field.max_length}
+        return {"oneOf": [text, {"$ref": _REF + "Shape"}]}
     if isinstance(field, TurnListField):
         # anyOf: the empty list is both
         return {
@@ -81,13 +95,39 @@ def _custom_fields(self, field, **kwargs) -> dict:
                 {"type": "array", "items": {"type": "string", "example": "c3 +d4"}},
             ]
         }
+    if isinstance(field, CellMapField):
+        # every spelling of every cell; the same cell twice in different case is refused (no schema can say so)
+        state = {"$ref": _REF + "CellState"}
+        return {
+            "properties": {spelling: state for name in board.NAMES for spelling in (name, name.upper())},
+            "additionalProperties": False,
+        }
     if isinstance(field, fields.Dict) and "additionalProperties" in field.metadata:
         return {"additionalProperties": field.metadata["additionalProperties"]}
     if isinstance(field, CellField):
-        return {"type": "string", "example": "c3"}
+        return {"type": "string", "example": "c3", "pattern": _CELL}
     if isinstance(field, CellListField):
-        return {"type": "array", "uniqueItems": True, "items": {"type": "string", "example": "c3"}}
+        return {"type": "array", "uniqueItems": True, "items": {"type": "string", "example": "c3", "pattern": _CELL}}
     return {}
+
+
+def _project_component() -> dict:
+    """A JSON Project: one object per kind, with exactly that kind's keys
+    (:data:`schemas.turn.PROJECT_KEYS`)."""
+    cell = {"type": "string", "example": "c3", "description": "A cell name, a1 … g7.", "pattern": _CELL}
+    return {
+        "description": "Step 1: place (cell), move (from, to) or skip.",
+        "oneOf": [
+            {
+                "type": "object",
+                "title": kind,
+                "properties": {"kind": {"type": "string", "enum": [kind]}, **{key: dict(cell) for key in keys[1:]}},
+                "required": list(keys),
+                "additionalProperties": False,
+            }
+            for kind, keys in PROJECT_KEYS.items()
+        ],
+    }
 
 
 def _problem(description: str) -> dict:
@@ -113,7 +153,8 @@ _ERRORS_BODY = {
     "422": _problem(
         "The body does not match the schema (errors with paths), an HPN or HTN string does not "
         "parse (the message says where), or the position is not consistent (errors with "
-        "position.* rule ids)."
+        "position.* rule ids). Beyond what the schema says: a cell named twice in different case "
+        "(c3 and C3) in a cell map or a cooldown, or twice in an HPN cooldown, is refused."
     ),
 }
 
@@ -155,7 +196,9 @@ def _schema_classes(node) -> Iterator[type[Schema]]:
 # What checker.web.endpoints.load_query answers for a query it cannot use.
 _ERROR_QUERY = _problem(
     "A query value does not translate (the errors name each parameter), or the position is not "
-    "consistent. A client that prefers text/html (a browser) gets the same as an HTML page."
+    "consistent. Beyond what the schema says: a cell named twice in an HPN cooldown, and a game "
+    "link's at past the turns judged. A client that prefers text/html (a browser) gets the same "
+    "as an HTML page."
 )
 _NOT_MODIFIED = {"description": "Not modified: the ETag given in If-None-Match is the answer's."}
 
@@ -237,7 +280,9 @@ def build() -> dict:
         spec.components.schema(resolver(schema), schema=schema)
     for ep in endpoints:
         spec.path(ep.path, operations=_operation(ep))
-    return _only_null(spec.to_dict())
+    doc = spec.to_dict()
+    doc["components"]["schemas"][resolver(ProjectSchema)] = _project_component()
+    return _only_null(doc)
 
 
 @functools.lru_cache(maxsize=1)

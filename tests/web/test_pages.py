@@ -156,6 +156,32 @@ def test_game_page_stops_at_the_first_illegal_turn(client):
     assert image["position"] == ["0000/00000/000A000/0002000/0000B00/00000/0000 A 6:3:6:0:1:P:- 6:3:6:0:1:P:- 2"]
 
 
+def test_a_turn_after_the_games_end_is_judged_not_refused(client):
+    """A score sheet of more turns than the game had is a game, whose first
+    turn after the end fails game.over (RULES §8), not a bad link."""
+    import random
+
+    from checker import legal_turns
+    from checker.notation import turn_to_htn
+    from checker.play import apply
+    from checker.position import Position
+
+    rng, pos, sheet = random.Random(7), Position.start(), []
+    while True:
+        turn = rng.choice(legal_turns(pos))
+        sheet.append(turn_to_htn(turn, pos))
+        outcome = apply(pos, turn)
+        pos = outcome.position
+        if outcome.game.over:
+            break
+    sheet.append("skip")
+    resp = client.get(game_url(turns=";".join(sheet)))
+    assert resp.status_code == 200
+    items = re.findall(r'<li data-status="([a-z_]+)">', resp.get_data(as_text=True))
+    assert items == ["passed"] * (len(sheet) - 1) + ["failed"]
+    assert parse(resp).rows["game.over"] == "failed"
+
+
 def test_game_page_at_a_legal_turn_and_at_the_end(client):
     page = parse(client.get(game_url(at=2)))
     assert "Turn 2" in page.words and "B Places on e5" in page.words
@@ -213,8 +239,8 @@ def test_embed_mode_drops_the_page_chrome(client):
         ("/check?" + urlencode({"position": START_HPN}), "turn", "Missing"),
         ("/game", "turns", "Missing"),
         (game_url(turns=";;"), "turns", "No turn"),
-        (game_url(turns="c3 +d4;zz"), "turns.1", "turn 2"),
-        (game_url(turns=";".join(["c3 +d4"] * 61)), "turns", "61 turns"),
+        (game_url(turns="c3 +d4;zz"), "turns", "line 1, column 8 ('zz')"),
+        (game_url(turns="1. c3 +d4 e5 +d4 e5 +d5"), "turns", "at most two turns"),
         (game_url(at=0), "at", "1"),
         (game_url(at=4), "at", "turn 4 was not checked"),
         (game_url(turns="c3 +d4", at=3), "at", "final position"),

@@ -181,7 +181,7 @@
       .join("&");
   }
 
-  // A score sheet's turns, as the server's checker.notation.split_turns reads
+  // A score sheet's turns, as the server's checker.scoresheet reads
   // them: one per line or separated by ";", a leading move number dropped.
   function splitTurns(text) {
     const out = [];
