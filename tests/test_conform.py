@@ -11,6 +11,7 @@ console scripts exactly as an engine author's CI would run it.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -332,6 +333,22 @@ def test_the_early_game_catches_the_bugs_every_game_meets(capsys, name, first):
     assert out[-1] == "conform: 1 difference found"
 
 
+def test_perft_from_the_early_game_reaches_one_half_move_further(capsys):
+    """Perft to depth 2 from each early-game position asks the engine about
+    their children too: an engine short of one turn at half-move 11 only is
+    caught, with the divide descent and the command that shows it again."""
+    code, out, _ = conform(capsys, "short_after_10", "--no-vectors", "--positions", "none", "--first", "--games", "1")
+    assert code == 1, out
+    line = next(x for x in out if x.startswith("perft early game 1, half-move 10: depth 2: "))
+    engine, checker = (int(n.replace(",", "")) for n in re.findall(r"(?:engine|checker) ([\d,]+)", line))
+    assert engine < checker, line
+    assert any(x.startswith("    again: hexodic-check perft ") for x in out), out
+    code, out, _ = conform(
+        capsys, "short_after_10", "--no-vectors", "--positions", "none", "--games", "1", "--depth", "1"
+    )
+    assert code == 0, out  # without perft the early game does not reach half-move 11
+
+
 def test_the_early_game_positions_are_the_first_moves_of_seeded_games():
     from checker.notation import parse_hpn
     from checker.tools.conform import EARLY_PLIES, early_positions
@@ -342,3 +359,28 @@ def test_the_early_game_positions_are_the_first_moves_of_seeded_games():
     assert {0, 1, 2, 3, 4} <= counts  # the start, and 1 to 4 stones on the board
     assert max(parse_hpn(p.hpn).half_moves for p in positions) == EARLY_PLIES
     assert early_positions(seed=1) != positions
+
+
+# ------------------------------------------------------------------- progress ---
+
+
+def test_progress_is_a_bar_on_stderr_when_asked_and_nothing_otherwise(capsys):
+    """--progress draws tqdm's bar on stderr at once, over every step of the
+    run; stdout keeps its lines whole. Without it, and stderr not a terminal
+    (as here), stderr stays empty."""
+    from checker.tools import vectors as vec
+    from checker.tools.conform import early_positions
+
+    own = f"{shlex.quote(_script('hexodic-check'))} engine"
+    args = ["conform", "--engine", own, "--depth", "1", "--games", "2"]
+    code = main([*args, "--progress"])
+    captured = capsys.readouterr()
+    out, bar = captured.out.splitlines(), captured.err
+    assert code == 0, out
+    steps = len(vec.read_vectors()) + len(early_positions(2)) + len(load_table())
+    assert re.search(rf"(vectors|early game|perft): +\d+%\|.*\| +\d+/{steps} ", bar), bar[-400:]
+    assert out[-1].startswith("conform: the engine agrees with the checker"), out
+    assert not any("%|" in line for line in out)
+    code = main(args)
+    captured = capsys.readouterr()
+    assert code == 0 and captured.err == ""

@@ -39,6 +39,9 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
+
+from tqdm import tqdm
 
 from checker.counting import TableEntry, after, load_table, perft
 from checker.generate import legal_turns
@@ -60,6 +63,8 @@ DEFAULT_TIMEOUT = 10.0
 DEFAULT_DEPTH = 2
 DEFAULT_SEED = 0
 DEFAULT_GAMES = 6
+EARLY_DEPTH = 2
+"""The deepest perft from each early-game position (the run's ``--depth`` if lower)."""
 EARLY_PLIES = 10
 """The early game every default run covers: the positions after each of the
 first EARLY_PLIES half-moves of DEFAULT_GAMES seeded random games (both sides
@@ -391,6 +396,8 @@ class Options:
     own: tuple[OwnPosition, ...] = ()
     seed: int = DEFAULT_SEED
     games: int = DEFAULT_GAMES
+    progress: bool = False
+    progress_delay: float = 2.0  # seconds before the bar shows: a short run on a terminal shows none
 
 
 @dataclass
@@ -398,10 +405,16 @@ class _Report:
     out: Callable[[str], None]
     differences: int = 0
     first: bool = False
+    bar: Any = None  # a tqdm bar (disabled unless asked for), advanced a step per vector or position
 
     def differ(self, text: str) -> None:
         self.differences += 1
         self.out(text)
+
+    def step(self, what: str) -> None:
+        if self.bar is not None:
+            self.bar.set_description_str(what, refresh=False)
+            self.bar.update()
 
     @property
     def stop(self) -> bool:
@@ -421,6 +434,7 @@ def _vectors(talk: _Talk, pattern: str, report: _Report) -> None:
     legal_lists: dict[str, set[Turn]] = {}
     agree = played = 0
     for v in chosen:
+        report.step("vectors")
         before = report.differences
         turn = parse_htn(v["turn"])
         try:
@@ -560,11 +574,14 @@ def _line(own: OwnPosition) -> str:
 
 
 def _own_position(
-    talk: _Talk, own: OwnPosition, options: Options, report: _Report, play_all: bool = False, perft_too: bool = True
+    talk: _Talk, own: OwnPosition, options: Options, report: _Report, play_all: bool = False, depth: int | None = None
 ) -> None:
-    """A position of the author's file: its legal-turn set, ``play`` for each
-    legal turn (or a seeded sample of :data:`PLAY_SAMPLE`), then perft to the
-    run's depth with the divide descent, as a table position gets."""
+    """A position of the author's file or of the early game: its legal-turn
+    set, ``play`` for each legal turn (or a seeded sample of
+    :data:`PLAY_SAMPLE`), then perft to ``depth`` (default the run's) with
+    the divide descent, as a table position gets.  The early game
+    (``play_all``) prints only its differences."""
+    depth = options.depth if depth is None else depth
     pos = parse_hpn(own.hpn)
     hpn = position_to_hpn(pos)
     theirs = talk.canonical(hpn, talk.turn_texts(hpn))
@@ -587,21 +604,26 @@ def _own_position(
             )
             report.out(_check_again(hpn, mine[turn]))
             return
-    if not perft_too:
-        return
-    played = f"play for {len(turns)} of {len(mine):,} legal turns" if len(turns) < len(mine) else "play for each"
-    report.out(f"position {own.name}: {len(mine):,} legal turns agree; {played}")
-    if options.depth > 1:
-        counts = tuple(perft(pos, d) for d in range(1, options.depth + 1))
-        _perft(talk, [TableEntry(own.name, "", hpn, counts)], options.depth, report)
+    if not play_all:
+        played = f"play for {len(turns)} of {len(mine):,} legal turns" if len(turns) < len(mine) else "play for each"
+        report.out(f"position {own.name}: {len(mine):,} legal turns agree; {played}")
+    if depth > 1:
+        counts = tuple(perft(pos, d) for d in range(1, depth + 1))
+        _perft(talk, [TableEntry(own.name, "", hpn, counts)], depth, report, quiet=play_all)
 
 
-def _perft(talk: _Talk, entries: list[TableEntry], depth: int, report: _Report) -> None:
+def _perft(
+    talk: _Talk, entries: list[TableEntry], depth: int, report: _Report, quiet: bool = False, table: bool = False
+) -> None:
     for e in entries:
+        if table:
+            report.step("perft")
         d = min(depth, len(e.nodes))
         counts = _engine_counts(talk, e.hpn, d)
         want = list(e.nodes[:d])
         if counts == want:
+            if quiet:
+                continue
             report.out(
                 f"perft {e.name}: {', '.join(f'{n:,}' for n in want)} agree (depth 1-{d})"
                 if d > 1
@@ -626,11 +648,31 @@ def run(options: Options, out: Callable[[str], None] | None = None, err: Callabl
     and return the exit status.  The engine is stopped before returning."""
     out = out or (lambda line: print(line, flush=True))
     err = err or (lambda line: print(line, file=sys.stderr, flush=True))
-    report = _Report(out, first=options.first)
     entries = [e for e in load_table() if fnmatch.fnmatchcase(e.name, options.positions)]
+    early = early_positions(options.games, options.seed) if options.games > 0 else []
+    own = [p for p in options.own if fnmatch.fnmatchcase(p.name, options.positions)]
+    vectors = (
+        0 if options.vectors is None else sum(fnmatch.fnmatchcase(v["id"], options.vectors) for v in vec.read_vectors())
+    )
+    bar = tqdm(
+        total=vectors + len(early) + (len(entries) if options.depth > 0 else 0) + len(own),
+        unit="step",
+        file=sys.stderr,
+        disable=not options.progress,
+        delay=options.progress_delay,
+        leave=False,
+        dynamic_ncols=True,
+    )
+
+    def out_beside_the_bar(line: str) -> None:
+        with tqdm.external_write_mode(file=sys.stderr):
+            out(line)
+
+    report = _Report(out_beside_the_bar, first=options.first, bar=bar)
     try:
         engine = Engine(options.command, options.timeout)
     except OSError as exc:
+        bar.close()
         err(f"conform: the engine could not be started: {exc}")
         return EXIT_BROKEN
     talk = _Talk(engine)
@@ -639,19 +681,23 @@ def run(options: Options, out: Callable[[str], None] | None = None, err: Callabl
         out(f"engine: {talk.name} (protocol 1; ops: {', '.join(talk.ops)})")
         if options.vectors is not None:
             _vectors(talk, options.vectors, report)
-        early = early_positions(options.games, options.seed) if options.games > 0 else []
         for p in early:
             if report.stop:
                 break
-            _own_position(talk, p, options, report, play_all=True, perft_too=False)
+            report.step("early game")
+            _own_position(talk, p, options, report, play_all=True, depth=min(options.depth, EARLY_DEPTH))
         if early and not report.differences:
-            out(f"early game: {len(early)} positions of {options.games} seeded games agree (legal turns and play)")
+            perft_words = f", perft to depth {min(options.depth, EARLY_DEPTH)}" if options.depth > 1 else ""
+            out(
+                f"early game: {len(early)} positions of {options.games} seeded games agree "
+                f"(legal turns, play for every turn{perft_words})"
+            )
         if options.depth > 0 and not report.stop:
-            _perft(talk, entries, options.depth, report)
-        own = [p for p in options.own if fnmatch.fnmatchcase(p.name, options.positions)]
+            _perft(talk, entries, options.depth, report, table=True)
         for p in own:
             if report.stop:
                 break
+            report.step("your positions")
             _own_position(talk, p, options, report)
     except EngineBroke as exc:
         err(f"conform: the engine broke the protocol: {exc}")
@@ -661,6 +707,7 @@ def run(options: Options, out: Callable[[str], None] | None = None, err: Callabl
     except EngineRefused as exc:  # outside a vector or the descent: refusing the table's positions
         report.differ(f"the engine refused: {exc}")
     finally:
+        bar.close()
         engine.close()
     if report.differences:
         out(f"conform: {report.differences} difference{'s' if report.differences != 1 else ''} found")

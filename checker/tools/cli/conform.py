@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
+import sys
+
 from checker.tools import conform as driver
 from checker.tools.cli.common import BadInput, Reader, file_arg, show
 
@@ -63,6 +66,12 @@ def add_to(sub) -> None:
         f"(default {driver.DEFAULT_GAMES}; 0: none)",
     )
     cf.add_argument("--first", action="store_true", help="stop at the first difference")
+    cf.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr, from the start (default: when stderr is a terminal, after 2 s)",
+    )
     cf.set_defaults(run=run)
 
 
@@ -91,6 +100,8 @@ def run(args, reader: Reader) -> int:
             own,
             args.seed,
             args.games,
+            sys.stderr.isatty() if args.progress is None else args.progress,
+            0.0 if args.progress else 2.0,  # asked for: at once; on a terminal: after 2 s
         ),
         out=show,
     )
