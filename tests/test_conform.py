@@ -66,7 +66,9 @@ def test_the_checkers_own_engine_agrees_everywhere(tmp_path):
     assert out[0].startswith("engine: hexodic-checker") and "ops: legal-turns, play, check" in out[0]
     n = sum(1 for line in (ENGINES.parents[1] / "checker" / "data" / "vectors.jsonl").open() if line.strip()) - 1
     assert out[1].startswith(f"vectors: {n} of {n} agree (legal and violations compared with check")
-    assert out[2] == "early game: 61 positions of 6 seeded games agree (legal turns and play)"
+    assert out[2] == (
+        "early game: 61 positions of 6 seeded games agree (legal turns, play for every turn, perft to depth 2)"
+    )
     for name, e in TABLE.items():
         assert f"perft {name}: {e.nodes[0]:,}, {e.nodes[1]:,} agree (depth 1-2)" in out
     assert out[-1] == (

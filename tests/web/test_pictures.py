@@ -84,6 +84,14 @@ def test_etag_follows_the_canonical_query(client):
     )
 
 
+def test_a_highlight_list_may_name_a_cell_twice_and_hold_spaces(client):
+    """The highlight is a set of cells to mark: a repeat ("c3, C3,") marks c3 once."""
+    once = client.get(url("/v1/render.svg", position=START_HPN, highlight="c3"))
+    again = client.get(url("/v1/render.svg", position=START_HPN, highlight="c3, C3,"))
+    assert once.status_code == again.status_code == 200
+    assert once.get_data() == again.get_data()
+
+
 @pytest.mark.parametrize("path", [PNG, SVG])
 @pytest.mark.parametrize(
     "query, field, words",
@@ -93,7 +101,7 @@ def test_etag_follows_the_canonical_query(client):
         ({"position": TIER_SUM_BROKEN}, "position", "tier"),
         ({"position": START_HPN, "turn": "c3 ++d4"}, "turn", "HTN"),
         ({"position": START_HPN, "highlight": "c3,z9"}, "highlight", "z9"),
-        ({"position": START_HPN, "highlight": "c3,c3"}, "highlight", "twice"),
+        ({"position": START_HPN, "highlight": "c3;d4"}, "highlight", "c3;d4"),
         ({"position": START_HPN, "size": "99"}, "size", "100"),
         ({"position": START_HPN, "size": "1601"}, "size", "1600"),
         ({"position": START_HPN, "size": "big"}, "size", "integer"),
