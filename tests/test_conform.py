@@ -67,7 +67,8 @@ def test_the_checkers_own_engine_agrees_everywhere(tmp_path):
     n = sum(1 for line in (ENGINES.parents[1] / "checker" / "data" / "vectors.jsonl").open() if line.strip()) - 1
     assert out[1].startswith(f"vectors: {n} of {n} agree (legal and violations compared with check")
     assert out[2] == (
-        "early game: 61 positions of 6 seeded games agree (legal turns, play for every turn, perft to depth 2)"
+        "early game: 74 positions of 6 seeded games and of the milestones agree "
+        "(legal turns, play for every turn, perft to depth 2)"
     )
     for name, e in TABLE.items():
         assert f"perft {name}: {e.nodes[0]:,}, {e.nodes[1]:,} agree (depth 1-2)" in out
@@ -336,19 +337,17 @@ def test_the_early_game_catches_the_bugs_every_game_meets(capsys, name, first):
 
 
 def test_perft_from_the_early_game_reaches_one_half_move_further(capsys):
-    """Perft to depth 2 from each early-game position asks the engine about
-    their children too: an engine short of one turn at half-move 11 only is
+    """Perft to depth 2 from each early-game and milestone position asks the
+    engine about their children too: an engine short of one turn at half-move 16 only is
     caught, with the divide descent and the command that shows it again."""
-    code, out, _ = conform(capsys, "short_after_10", "--no-vectors", "--positions", "none", "--first", "--games", "1")
+    code, out, _ = conform(capsys, "short_at_16", "--no-vectors", "--positions", "none", "--first", "--games", "1")
     assert code == 1, out
-    line = next(x for x in out if x.startswith("perft early game 1, half-move 10: depth 2: "))
+    line = next(x for x in out if x.startswith("perft ") and ": depth 2: engine " in x)
     engine, checker = (int(n.replace(",", "")) for n in re.findall(r"(?:engine|checker) ([\d,]+)", line))
     assert engine < checker, line
     assert any(x.startswith("    again: hexodic-check perft ") for x in out), out
-    code, out, _ = conform(
-        capsys, "short_after_10", "--no-vectors", "--positions", "none", "--games", "1", "--depth", "1"
-    )
-    assert code == 0, out  # without perft the early game does not reach half-move 11
+    code, out, _ = conform(capsys, "short_at_16", "--no-vectors", "--positions", "none", "--games", "1", "--depth", "1")
+    assert code == 0, out  # without perft no compared position is at half-move 16
 
 
 def test_the_early_game_positions_are_the_first_moves_of_seeded_games():
@@ -371,7 +370,7 @@ def test_progress_is_a_bar_on_stderr_when_asked_and_nothing_otherwise(capsys):
     run; stdout keeps its lines whole. Without it, and stderr not a terminal
     (as here), stderr stays empty."""
     from checker.tools import vectors as vec
-    from checker.tools.conform import early_positions
+    from checker.tools.conform import early_positions, milestone_positions
 
     own = f"{shlex.quote(_script('hexodic-check'))} engine"
     args = ["conform", "--engine", own, "--depth", "1", "--games", "2"]
@@ -379,10 +378,53 @@ def test_progress_is_a_bar_on_stderr_when_asked_and_nothing_otherwise(capsys):
     captured = capsys.readouterr()
     out, bar = captured.out.splitlines(), captured.err
     assert code == 0, out
-    steps = len(vec.read_vectors()) + len(early_positions(2)) + len(load_table())
+    compared = {p.hpn for p in early_positions(2) + milestone_positions()}
+    steps = len(vec.read_vectors()) + len(compared) + len(load_table())
     assert re.search(rf"(vectors|early game|perft): +\d+%\|.*\| +\d+/{steps} ", bar), bar[-400:]
     assert out[-1].startswith("conform: the engine agrees with the checker"), out
     assert not any("%|" in line for line in out)
     code = main(args)
     captured = capsys.readouterr()
     assert code == 0 and captured.err == ""
+
+
+def test_the_early_game_and_the_milestones_change_every_field_of_the_position():
+    """Across the positions the default run compares, every field of the
+    position takes at least two values (HPN's fields: the board's tiers,
+    stones and locks, the player to move, the half-move count, and each
+    player's reserve, charges, lowers left, captures, raises, flags and
+    cooldown), and the milestones include a capture, its cooldown, a Move,
+    a lower, a raise to tier 2, an Echo-Lock, an Echo-Capture and a game's end."""
+    from checker.notation import parse_hpn
+    from checker.tools.conform import early_positions, milestone_positions
+
+    chosen = early_positions() + milestone_positions()
+    positions = [parse_hpn(p.hpn) for p in chosen]
+    values: dict[str, set] = {}
+    for pos in positions:
+        values.setdefault("tiers", set()).add(tuple(pos.tiers))
+        values.setdefault("stones", set()).add(tuple(pos.stones))
+        values.setdefault("locked", set()).add(tuple(pos.locked))
+        values.setdefault("to_move", set()).add(pos.to_move)
+        values.setdefault("half_moves", set()).add(pos.half_moves)
+        for who in ("A", "B"):
+            player = pos.player(who)
+            for name in player._fields:
+                values.setdefault(f"{who}.{name}", set()).add(getattr(player, name))
+    assert len(values) == 5 + 2 * 8
+    assert {name for name, seen in values.items() if len(seen) < 2} == set()
+    names = " ".join(p.name for p in milestone_positions())
+    for milestone in (
+        "A's first capture",
+        "B's first capture",
+        "a capture cooldown for A",
+        "a capture cooldown for B",
+        "the first Move",
+        "the first lower",
+        "the first raise to tier 2",
+        "the first Echo-Lock",
+        "the first Echo-Capture",
+        "an empty reserve",
+        "the end of a game",
+    ):
+        assert milestone in names, milestone

@@ -52,9 +52,10 @@ from checker.notation import (
     position_to_hpn,
     turn_to_htn,
 )
+from checker.play import apply
 from checker.position import Position
 from checker.tools import vectors as vec
-from checker.turn import Turn
+from checker.turn import EchoKind, Move, ShapeKind, Skip, Turn
 
 __all__ = ["EXIT_AGREE", "EXIT_DIFFERENT", "EXIT_BROKEN", "EngineBroke", "EngineRefused", "Engine", "Options", "run"]
 
@@ -70,6 +71,9 @@ EARLY_PLIES = 10
 first EARLY_PLIES half-moves of DEFAULT_GAMES seeded random games (both sides
 playing the same game), each compared on its legal-turn set and on ``play`` for
 every legal turn.  The first moves are where every game goes."""
+MILESTONE_GAMES = 40
+"""Seeded random games played to their end, searched for the first time each
+milestone of a game happens (:func:`milestone_positions`)."""
 PLAY_SAMPLE = 64
 """Legal turns compared on ``play`` per position of a positions file: every one
 when there are at most this many, else a sample of this many drawn with the seed."""
@@ -381,6 +385,60 @@ def early_positions(games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED) -> lis
     return list(seen.values())
 
 
+def _milestones(pos: Position, turn: Turn, outcome) -> list[str]:
+    """What happens for the first time in a game when ``turn`` is played."""
+    me, new = pos.to_move, outcome.position
+    found = []
+    if isinstance(turn.project, Move):
+        found.append("the first Move")
+    if isinstance(turn.project, Skip):
+        found.append("a cooldown skip")
+    if turn.shape is not None and turn.shape.kind is ShapeKind.LOWER:
+        found.append("the first lower")
+    if turn.shape is not None and new.tiers[turn.shape.cell] == 2:
+        found.append("the first raise to tier 2")
+    if turn.echo is not None:
+        found.append("the first Echo-Lock" if turn.echo.kind is EchoKind.LOCK else "the first Echo-Capture")
+    if new.player(me).captures > pos.player(me).captures:
+        found.append(f"{me}'s first capture")
+    found += [f"a capture cooldown for {who}" for who in ("A", "B") if new.player(who).cooldown]
+    if new.player(me).reserve == 0:
+        found.append("an empty reserve")
+    if outcome.game.over:
+        found.append(f"the end of a game ({outcome.game.reason})")
+    return found
+
+
+def milestone_positions(games: int = MILESTONE_GAMES, seed: int = DEFAULT_SEED) -> list[OwnPosition]:
+    """The positions just before and just after the first time each milestone
+    of a game happens (the first Move, lower, raise to tier 2, Echo-Lock,
+    Echo-Capture, each player's first capture and capture cooldown, a cooldown skip, an empty
+    reserve, each way a game ends) in ``games`` random games seeded from
+    ``seed`` and played to their end.
+
+    >>> [p.name for p in milestone_positions()][-2]
+    "before B's first capture, a capture cooldown for A (game 2, half-move 20)"
+    """
+    seen: dict[str, OwnPosition] = {}
+    met: set[str] = set()
+    for g in range(games):
+        rng = random.Random(f"{seed} milestones {g}")
+        pos = Position.start()
+        while not (outcome := None) and (turns := legal_turns(pos)):
+            skips = [t for t in turns if isinstance(t.project, Skip)]
+            turn = rng.choice(skips if skips and "a cooldown skip" not in met else turns)
+            outcome = apply(pos, turn)
+            new = [what for what in _milestones(pos, turn, outcome) if what not in met]
+            if new:
+                met.update(new)
+                what, where = ", ".join(new), f"game {g + 1}, half-move {outcome.position.half_moves}"
+                for name, p in ((f"before {what} ({where})", pos), (f"after {what} ({where})", outcome.position)):
+                    hpn = position_to_hpn(p)
+                    seen.setdefault(hpn, OwnPosition(name, hpn, 0))
+            pos = outcome.position
+    return list(seen.values())
+
+
 @dataclass
 class Options:
     """What ``conform`` runs: ``depth`` 0 runs no perft; ``vectors`` and
@@ -650,6 +708,9 @@ def run(options: Options, out: Callable[[str], None] | None = None, err: Callabl
     err = err or (lambda line: print(line, file=sys.stderr, flush=True))
     entries = [e for e in load_table() if fnmatch.fnmatchcase(e.name, options.positions)]
     early = early_positions(options.games, options.seed) if options.games > 0 else []
+    if early:
+        known = {p.hpn for p in early}
+        early += [p for p in milestone_positions(seed=options.seed) if p.hpn not in known]
     own = [p for p in options.own if fnmatch.fnmatchcase(p.name, options.positions)]
     vectors = (
         0 if options.vectors is None else sum(fnmatch.fnmatchcase(v["id"], options.vectors) for v in vec.read_vectors())
@@ -689,7 +750,7 @@ def run(options: Options, out: Callable[[str], None] | None = None, err: Callabl
         if early and not report.differences:
             perft_words = f", perft to depth {min(options.depth, EARLY_DEPTH)}" if options.depth > 1 else ""
             out(
-                f"early game: {len(early)} positions of {options.games} seeded games agree "
+                f"early game: {len(early)} positions of {options.games} seeded games and of the milestones agree "
                 f"(legal turns, play for every turn{perft_words})"
             )
         if options.depth > 0 and not report.stop:
