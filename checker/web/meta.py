@@ -1,4 +1,4 @@
-"""The conformance vectors and the OpenAPI document."""
+"""The conformance vectors, the OpenAPI document and ``/robots.txt``."""
 
 from __future__ import annotations
 
@@ -81,3 +81,27 @@ def vectors_schema():
 def openapi_yaml():
     body, etag = _document()
     return revalidated(body, "application/yaml", etag)
+
+
+ROBOTS = b"""# The pages (the playground, /check and /game permalinks, /rules, /docs) may be crawled;
+# the API and the metrics may not.
+User-agent: *
+Disallow: /v1/
+Disallow: /metrics
+Allow: /
+"""
+
+
+@bp.declare(
+    "GET",
+    "/robots.txt",
+    "Crawling rules",
+    answer=Content(
+        "text/plain",
+        {"type": "string"},
+        "For crawlers: the pages are allowed, /v1/ and /metrics disallowed.",
+    ),
+    conditional=True,
+)
+def robots_txt():
+    return revalidated(ROBOTS, "text/plain; charset=utf-8")
