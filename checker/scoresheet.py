@@ -84,10 +84,8 @@ def _entries(text: str):
 def _turns_of(line: int, column: int, entry: str) -> list[SheetTurn]:
     """The turns of one entry, a move number dropped; raises
     :class:`ScoreSheetError` for any token that does not belong."""
-    start = 0
-    m = _NUMBER_RE.match(entry.lstrip(" \t"))
-    if m:
-        start = len(entry) - len(entry.lstrip(" \t")) + m.end()
+    number = _NUMBER_RE.match(entry, len(entry) - len(entry.lstrip(" \t")))
+    start = number.end() if number else 0
     groups: list[list[re.Match[str]]] = []
     for token in _TOKEN_RE.finditer(entry, start):
         if token[0][0] in "+-*#" and groups:

@@ -41,7 +41,7 @@ _HTN_DOC = {
 }
 
 
-_CSV_RE = re.compile(CELL_CSV_PATTERN[1:-1])
+_CELL_RE = re.compile(CELL_PATTERN)
 
 
 class CellCsvField(fields.Field):
@@ -51,10 +51,11 @@ class CellCsvField(fields.Field):
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, str) or len(value) > MAX_CSV_LENGTH:
             raise ValidationError(f"Expected cell names separated by commas, at most {MAX_CSV_LENGTH} characters.")
-        if _CSV_RE.fullmatch(value) is None:
-            bad = next((p.strip(" \t") for p in value.split(",") if not re.fullmatch(_ITEM, p)), value)
+        names = [item.strip(" \t") for item in value.split(",")]  # CELL_CSV_PATTERN, item by item
+        bad = next((name for name in names if name and _CELL_RE.fullmatch(name) is None), None)
+        if bad is not None:
             raise ValidationError(f"{bad!r} is not a cell (a1 … g7).")
-        return frozenset(board.parse_cell(p.strip(" \t")) for p in value.split(",") if p.strip(" \t"))
+        return frozenset(board.parse_cell(name) for name in names if name)
 
 
 class TurnListField(fields.Field):
