@@ -1,21 +1,28 @@
 # Two commands do all the set-up on a machine with Python 3.11:
-#   make run   install the runtime dependencies into .venv and serve on localhost
-#   make test  install them and the test extras into .venv and run every test
-# Dependencies come from the lock files (exact versions and hashes), the same
-# requirements.lock the Dockerfile installs; `make lock` regenerates them.
+#   make run   install the checker with every extra into .venv and serve on localhost
+#   make test  install that and the test tools into .venv and run every test
+# Dependencies come from the lock files (exact versions and hashes); `make lock`
+# regenerates them all:
+#   requirements-core.lock   the core alone: the rules engine and hexodic-check
+#   requirements.lock        the core and the server extra (what the Dockerfile installs)
+#   requirements-audit.lock  the core and the audit extra (Dask, Parquet, zstd, the charts)
+#   requirements-test.lock   everything above and the test tools
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
+CORE_LOCK := requirements-core.lock
 LOCK := requirements.lock
+AUDIT_LOCK := requirements-audit.lock
 TEST_LOCK := requirements-test.lock
 RUNTIME := $(VENV)/.runtime-installed
 TESTING := $(VENV)/.test-installed
 
 .PHONY: install lint test run clean vectors bench audit perft lock
 
-$(RUNTIME): $(LOCK) pyproject.toml
+$(RUNTIME): $(LOCK) $(AUDIT_LOCK) pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --require-hashes -r $(AUDIT_LOCK)
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
@@ -73,11 +80,13 @@ audit: $(TESTING)
 
 # The lock files, after a change of dependencies in pyproject.toml: pip-tools'
 # pip-compile, in a virtual environment of its own, pins every package with
-# its hashes; the test lock keeps the runtime lock's versions.
+# its hashes; each later lock keeps the versions of the ones before it.
 LOCK_TOOL := .lock-venv/bin/pip-compile
 COMPILE := $(LOCK_TOOL) --quiet --generate-hashes --strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links
 
 lock:
 	test -x $(LOCK_TOOL) || ($(PYTHON) -m venv .lock-venv && .lock-venv/bin/pip install --quiet pip-tools==7.6.2)
-	$(COMPILE) --upgrade -o $(LOCK) pyproject.toml
-	$(COMPILE) --upgrade --extra test -c $(LOCK) -o $(TEST_LOCK) pyproject.toml
+	$(COMPILE) --upgrade --extra server -o $(LOCK) pyproject.toml
+	$(COMPILE) --upgrade -c $(LOCK) -o $(CORE_LOCK) pyproject.toml
+	$(COMPILE) --upgrade --extra audit -c $(LOCK) -o $(AUDIT_LOCK) pyproject.toml
+	$(COMPILE) --upgrade --all-extras -c $(LOCK) -c $(AUDIT_LOCK) -o $(TEST_LOCK) pyproject.toml

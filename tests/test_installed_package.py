@@ -178,3 +178,63 @@ def client_bodies() -> dict[str, bytes]:
     """What the repository's own app answers for each page."""
     client = create_app({"TESTING": True}).test_client()
     return {path: client.get(path).get_data() for path in PAGES}
+
+
+# -- The light install: the core alone, as an engine author's CI installs it --------------------
+
+
+@pytest.fixture(scope="module")
+def core_only(installed, tmp_path_factory):
+    """A fresh environment with the core alone: requirements-core.lock and the same wheel."""
+    _, _, wheel = installed
+    venv = tmp_path_factory.mktemp("core") / "venv"
+    _run(sys.executable, "-m", "venv", venv)
+    bin_ = venv / "bin"
+    _run(bin_ / "python", "-m", "pip", "install", "--quiet", "--require-hashes", "-r", ROOT / "requirements-core.lock")
+    _run(bin_ / "python", "-m", "pip", "install", "--quiet", "--no-deps", wheel)
+    return bin_
+
+
+def _exit(bin_: Path, *argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(bin_ / argv[0]), *argv[1:]], capture_output=True, text=True, timeout=120, cwd=bin_.parent
+    )
+
+
+def test_the_core_install_has_no_server_and_no_audit(core_only):
+    for module in ("flask", "gunicorn", "gevent", "prometheus_client", "resvg_py", "dask", "distributed", "pyarrow"):
+        proc = _exit(core_only, "python", "-c", f"import {module}")
+        assert proc.returncode == 1 and "ModuleNotFoundError" in proc.stderr, module
+    # what the core is: marshmallow and the few the command needs, nothing else of the project's
+    listed = _run(core_only / "python", "-m", "pip", "list", "--format=freeze")
+    names = {line.split("==")[0].lower() for line in listed.split()}
+    assert "flask" not in names and "marshmallow" in names and "hexodic-checker" in names
+
+
+def test_the_core_install_checks_and_conforms(core_only):
+    proc = _exit(core_only, "hexodic-check", "check", START_HPN, "d4 +c3")
+    # A's first Place on the centre: the opening restriction (RULES §4)
+    assert proc.returncode == 1 and "place.opening-restriction" in proc.stdout, proc.stderr
+    proc = _exit(core_only, "hexodic-check", "check", START_HPN, "c2 +b3")
+    assert proc.returncode == 0 and proc.stdout.startswith("Legal: A Places on c2 and raises b3."), proc.stderr
+    engine = f"{core_only / 'hexodic-check'} engine"
+    argv = ("--vectors", "hand-place*", "--games", "1", "--positions", "start", "--depth", "1", "--no-progress")
+    proc = _exit(core_only, "hexodic-check", "conform", "--engine", engine, *argv)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "conform: the engine agrees with the checker" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "argv, extra",
+    [
+        (("hexodic-checker-serve",), "server"),
+        (("hexodic-checker-openapi",), "server"),
+    ],
+    ids=lambda v: v[0] if isinstance(v, tuple) else v,
+)
+def test_a_command_whose_extra_is_missing_says_which_to_install(core_only, argv, extra):
+    proc = _exit(core_only, *argv)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stdout == "" and "Traceback" not in proc.stderr
+    (line,) = proc.stderr.splitlines()
+    assert f"the {extra} extra is not installed" in line and f"pip install 'hexodic-checker[{extra}]'" in line

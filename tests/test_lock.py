@@ -1,6 +1,7 @@
 """The lock files: every dependency of pyproject.toml pinned, with hashes,
-within its declared range; the test lock keeps the runtime lock's versions;
-`make run`, `make test` and the Dockerfile install from them."""
+within its declared range, one lock for the core, the core with each extra,
+and everything with the test tools; the later locks keep the earlier ones'
+versions; `make run`, `make test` and the Dockerfile install from them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
-LOCK, TEST_LOCK = ROOT / "requirements.lock", ROOT / "requirements-test.lock"
+CORE_LOCK, LOCK = ROOT / "requirements-core.lock", ROOT / "requirements.lock"
+AUDIT_LOCK, TEST_LOCK = ROOT / "requirements-audit.lock", ROOT / "requirements-test.lock"
+LOCKS = [CORE_LOCK, LOCK, AUDIT_LOCK, TEST_LOCK]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
@@ -42,7 +45,7 @@ def test_pins_parser(tmp_path):
         pins(sample)
 
 
-@pytest.mark.parametrize("lock", [LOCK, TEST_LOCK], ids=lambda p: p.name)
+@pytest.mark.parametrize("lock", LOCKS, ids=lambda p: p.name)
 def test_every_pin_has_a_hash(lock):
     locked = pins(lock)
     assert locked and all(hashes for _, hashes in locked.values()), [n for n, (_, h) in locked.items() if not h]
@@ -60,31 +63,66 @@ def _declared(group: list[str], lock: dict) -> list[str]:
     return wrong
 
 
-def test_runtime_lock_covers_the_runtime_dependencies():
-    assert _declared(PYPROJECT["project"]["dependencies"], pins(LOCK)) == []
+def _names(group: list[str]) -> set[str]:
+    return {canonicalize_name(Requirement(spec).name) for spec in group}
 
 
-def test_runtime_lock_holds_no_test_tool():
-    locked = pins(LOCK)
-    tools = [canonicalize_name(Requirement(s).name) for s in PYPROJECT["project"]["optional-dependencies"]["test"]]
-    assert [t for t in tools if t in locked] == []
+CORE = PYPROJECT["project"]["dependencies"]
+EXTRAS = PYPROJECT["project"]["optional-dependencies"]
+
+# Each lock: the groups of pyproject.toml it must cover, and the ones it must not hold.
+COVERS = {
+    CORE_LOCK: ([CORE], ["server", "audit", "test"]),
+    LOCK: ([CORE, EXTRAS["server"]], ["audit", "test"]),
+    AUDIT_LOCK: ([CORE, EXTRAS["audit"]], ["server", "test"]),
+    TEST_LOCK: ([CORE, EXTRAS["server"], EXTRAS["audit"], EXTRAS["test"]], []),
+}
 
 
-def test_test_lock_covers_both_and_keeps_the_runtime_versions():
-    runtime, test = pins(LOCK), pins(TEST_LOCK)
-    assert _declared(PYPROJECT["project"]["dependencies"], test) == []
-    assert _declared(PYPROJECT["project"]["optional-dependencies"]["test"], test) == []
-    assert {n: v for n, (v, _) in runtime.items() if test.get(n, ("",))[0] != v} == {}
+@pytest.mark.parametrize("lock", LOCKS, ids=lambda p: p.name)
+def test_each_lock_covers_its_groups_and_holds_no_other_extra(lock):
+    locked = pins(lock)
+    covers, excludes = COVERS[lock]
+    assert [problem for group in covers for problem in _declared(group, locked)] == []
+    # PyYAML is the server's and Dask's (the audit's) both
+    others = set().union(*(_names(EXTRAS[extra]) for extra in excludes)) - _names(CORE) - {"pyyaml"}
+    assert sorted(others & set(locked)) == []
+
+
+def test_the_core_needs_no_server_and_no_audit():
+    assert _names(CORE) & (_names(EXTRAS["server"]) | _names(EXTRAS["audit"])) == set()
+    assert {"flask", "gunicorn", "gevent", "prometheus-client", "resvg-py"} <= _names(EXTRAS["server"])
+    assert {"dask", "distributed", "pyarrow"} <= _names(EXTRAS["audit"])
+
+
+@pytest.mark.parametrize("later", [CORE_LOCK, AUDIT_LOCK, TEST_LOCK], ids=lambda p: p.name)
+def test_every_lock_keeps_the_versions_of_the_runtime_lock(later):
+    runtime, other = pins(LOCK), pins(later)
+    assert {n: (v, other[n][0]) for n, (v, _) in runtime.items() if n in other and other[n][0] != v} == {}
+    if later is TEST_LOCK:
+        audit = pins(AUDIT_LOCK)
+        assert {n: (v, other[n][0]) for n, (v, _) in audit.items() if other.get(n, ("",))[0] != v} == {}
 
 
 def test_make_installs_from_the_locks():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert re.search(r"^LOCK := requirements\.lock$", makefile, re.M)
-    assert re.search(r"^TEST_LOCK := requirements-test\.lock$", makefile, re.M)
+    for variable, lock in (
+        ("CORE_LOCK", CORE_LOCK),
+        ("LOCK", LOCK),
+        ("AUDIT_LOCK", AUDIT_LOCK),
+        ("TEST_LOCK", TEST_LOCK),
+    ):
+        assert re.search(rf"^{variable} := {re.escape(lock.name)}$", makefile, re.M), variable
     runtime = re.search(r"^\$\(RUNTIME\):.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
     testing = re.search(r"^\$\(TESTING\):.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
-    assert "--require-hashes -r $(LOCK)" in runtime and "--no-deps -e ." in runtime
-    assert "test" not in runtime.replace("test -x", ""), "make run would install the test extras"
+    # make install / make run: the core with both extras (.venv/bin/dask included); no test tool
+    assert "--require-hashes -r $(LOCK)" in runtime and "--require-hashes -r $(AUDIT_LOCK)" in runtime
+    assert "--no-deps -e ." in runtime
+    assert "TEST" not in runtime, "make run would install the test extras"
     assert "--require-hashes -r $(TEST_LOCK)" in testing
     assert re.search(r"^run: \$\(RUNTIME\)$", makefile, re.M), "make run must need only the runtime install"
     assert re.search(r"^test: \$\(TESTING\)$", makefile, re.M)
+    lock = re.search(r"^lock:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
+    assert all(f"-o $({v})" in lock for v in ("CORE_LOCK", "LOCK", "AUDIT_LOCK", "TEST_LOCK")), (
+        "make lock writes them all"
+    )

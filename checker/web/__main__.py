@@ -1,11 +1,13 @@
 """``hexodic-checker-serve`` (or ``python -m checker.web``): the server, as
-``make run`` and the container start it.
+``make run`` and the container start it; and ``hexodic-checker-openapi``.
 
-Every setting is checked first (checker/web/settings.py), before gunicorn is
-imported: gunicorn reads some variables itself (``WEB_CONCURRENCY``) and would
-answer a bad one with a traceback.  A bad value is one line and exit 2.  Then
-this process becomes ``gunicorn --config gunicorn.conf.py [ARGS...]`` (exec:
-gunicorn keeps the pid, so it is PID 1 in a container and gets the signals).
+First the server extra: without it, one line naming the extra and exit 2
+(this module imports nothing of it before that check).  Then every setting is
+checked (checker/web/settings.py), before gunicorn is imported: gunicorn reads
+some variables itself (``WEB_CONCURRENCY``) and would answer a bad one with a
+traceback.  A bad value is one line and exit 2.  Then this process becomes
+``gunicorn --config gunicorn.conf.py [ARGS...]`` (exec: gunicorn keeps the pid,
+so it is PID 1 in a container and gets the signals).
 """
 
 from __future__ import annotations
@@ -14,11 +16,24 @@ import os
 import sys
 from pathlib import Path
 
-from checker.web import serving, settings
+from checker.extras import MissingExtra, require
+
+
+def _server_extra(command: str) -> bool:
+    try:
+        require("server")
+    except MissingExtra as exc:
+        sys.stderr.write(f"{command}: {exc}\n")
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if not _server_extra("hexodic-checker-serve"):
+        return 2
+    from checker.web import serving, settings
+
     try:
         settings.server(cpus=serving.usable_cpus())
         settings.from_env()
@@ -31,6 +46,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     os.execv(gunicorn, [str(gunicorn), "--config", "gunicorn.conf.py", *args])
     return 0  # not reached: execv replaces this process
+
+
+def openapi() -> int:
+    """``hexodic-checker-openapi > openapi.yaml``: the OpenAPI document."""
+    if not _server_extra("hexodic-checker-openapi"):
+        return 2
+    from checker.web import openapi as document
+
+    document.main()
+    return 0
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from checker.extras import MissingExtra
 from checker.tools.cli import (
     check,
     conform,
@@ -133,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = args.run(args, Reader())
         sys.stdout.flush()
         return status
-    except BadInput as exc:
+    except (BadInput, MissingExtra) as exc:  # MissingExtra: the command needs an extra not installed here
         sys.stderr.write(f"{PROG}: error: {one_line(str(exc))}\n")
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. `hexodic-check legal ... | head`

@@ -1,0 +1,48 @@
+"""The package's extras, decided once: which modules each extra provides, and
+the one line a command prints when the extra it needs is not installed.
+
+The core (``pip install hexodic-checker``) is the rules engine and the
+``hexodic-check`` command.  ``hexodic-checker[server]`` adds the HTTP service;
+``hexodic-checker[audit]`` adds the archive audit.  ``make install`` installs
+both.
+
+>>> missing("server")
+[]
+>>> str(MissingExtra("audit", ["dask"]))
+"the audit extra is not installed (no dask here): pip install 'hexodic-checker[audit]'"
+"""
+
+from __future__ import annotations
+
+from importlib.util import find_spec
+
+PACKAGE = "hexodic-checker"
+
+# The modules each extra installs (import names), in the order they are named.
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "server": ("flask", "gunicorn", "gevent", "prometheus_client", "resvg_py", "apispec", "yaml", "swagger_ui_bundle"),
+    "audit": ("dask", "distributed", "pyarrow", "zstandard", "matplotlib"),
+}
+
+
+class MissingExtra(ImportError):
+    """An extra a command needs is not installed."""
+
+    def __init__(self, extra: str, modules: list[str]) -> None:
+        self.extra = extra
+        self.modules = modules
+        super().__init__(
+            f"the {extra} extra is not installed (no {', '.join(modules)} here): pip install '{PACKAGE}[{extra}]'"
+        )
+
+
+def missing(extra: str) -> list[str]:
+    """The modules of ``extra`` that cannot be imported here."""
+    return [name for name in EXTRAS[extra] if find_spec(name) is None]
+
+
+def require(extra: str) -> None:
+    """Raise :class:`MissingExtra` unless every module of ``extra`` is installed."""
+    absent = missing(extra)
+    if absent:
+        raise MissingExtra(extra, absent)
