@@ -67,7 +67,7 @@ def test_the_checkers_own_engine_agrees_everywhere(tmp_path):
     n = sum(1 for line in (ENGINES.parents[1] / "checker" / "data" / "vectors.jsonl").open() if line.strip()) - 1
     assert out[1].startswith(f"vectors: {n} of {n} agree (legal and violations compared with check")
     assert out[2] == (
-        "early game: 74 positions of 6 seeded games and of the milestones agree "
+        "early game: 90 positions of 6 seeded games and of the milestones agree "
         "(legal turns, play for every turn, perft to depth 2)"
     )
     for name, e in TABLE.items():
@@ -264,7 +264,9 @@ POSITIONS_FILE = f"# positions of my own\n\n{AFTER_C3_D4} # after c3 +d4\n{CROWD
 def test_own_positions_get_the_turn_set_play_and_perft(capsys, tmp_path):
     path = tmp_path / "mine.hpn"
     path.write_text(POSITIONS_FILE, encoding="utf-8")
-    code, out, err = main_conform(capsys, str(path), "--no-vectors", "--positions", "*line*", "--depth", "2")
+    code, out, err = main_conform(
+        capsys, str(path), "--no-vectors", "--positions", "*line*", "--depth", "2", "--games", "0"
+    )
     assert code == 0, (out, err)
     # the crowded midgame (no name: "line 4") has 1,228 legal turns (the perft table): 64 of them played
     assert "position line 4: 1,228 legal turns agree; play for 64 of 1,228 legal turns" in out
@@ -373,13 +375,14 @@ def test_progress_is_a_bar_on_stderr_when_asked_and_nothing_otherwise(capsys):
     from checker.tools.conform import early_positions, milestone_positions
 
     own = f"{shlex.quote(_script('hexodic-check'))} engine"
-    args = ["conform", "--engine", own, "--depth", "1", "--games", "2"]
+    args = ["conform", "--engine", own, "--depth", "1", "--games", "1", "--vectors", "hand-place*"]
     code = main([*args, "--progress"])
     captured = capsys.readouterr()
     out, bar = captured.out.splitlines(), captured.err
     assert code == 0, out
-    compared = {p.hpn for p in early_positions(2) + milestone_positions()}
-    steps = len(vec.read_vectors()) + len(compared) + len(load_table())
+    compared = {p.hpn for p in early_positions(1) + milestone_positions()}
+    vectors = [v for v in vec.read_vectors() if v["id"].startswith("hand-place")]
+    steps = len(vectors) + len(compared) + len(load_table())
     assert re.search(rf"(vectors|early game|perft): +\d+%\|.*\| +\d+/{steps} ", bar), bar[-400:]
     assert out[-1].startswith("conform: the engine agrees with the checker"), out
     assert not any("%|" in line for line in out)
@@ -425,6 +428,73 @@ def test_the_early_game_and_the_milestones_change_every_field_of_the_position():
         "the first Echo-Lock",
         "the first Echo-Capture",
         "an empty reserve",
-        "the end of a game",
+        "the first Move capture",
+        "the first capture by encirclement",
+        "the first capture by Echo-Capture",
+        "no Echo charge left for A to move",
+        "no Echo charge left for B to move",
+        "a cooldown skip",
+        "a turn without a Shape (none is legal)",
+        "the end of a game (tiebreak)",
+        "the end of a game (takeover)",
+        "the end of a game (network)",
+        "the end of a game (strangle)",
     ):
         assert milestone in names, milestone
+
+
+def _near_misses(pos):
+    """The turns tried around a position's legal ones: a Place on every cell, a
+    Move along every step and a longer one, the skip, and the first legal
+    turn's Project with every Shape (and none) and with every Echo."""
+    from checker import board
+    from checker.generate import legal_turns
+    from checker.turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Shape, Skip, Turn
+
+    yield from (Turn(Place(c)) for c in board.CELLS)
+    yield from (Turn(Move(a, b)) for a in board.CELLS for b in board.NEIGHBOURS[a])
+    yield Turn(Move(board.CELLS[0], board.CELLS[-1]))
+    yield Turn(Skip())
+    turns = legal_turns(pos)
+    if turns:
+        first = turns[0]
+        yield Turn(first.project)
+        yield from (Turn(first.project, Shape(k, c)) for c in board.CELLS for k in (RAISE, LOWER))
+        yield from (Turn(first.project, first.shape, Echo(k, c)) for c in board.CELLS for k in (CAPTURE, LOCK))
+
+
+def test_the_early_game_and_the_milestones_exercise_every_turn_rule():
+    """At the positions the default run compares, every rule id a turn is
+    judged by both passes and fails on some turn near the legal ones (so an
+    engine wrong about any rule there offers a different legal-turn set), and
+    the turns played there make every kind of capture and end a game.  The
+    ends not reached: repetition (needs a history; the vectors cover it) and
+    threefold (no game from the start reaches one, RULES §8)."""
+    from checker.catalogue import RULE_IDS
+    from checker.generate import legal_turns
+    from checker.legality import FAILED, PASSED, check
+    from checker.notation import parse_hpn
+    from checker.play import apply
+    from checker.tools.conform import early_positions, milestone_positions
+
+    turn_rules = {rule for rule in RULE_IDS if not rule.startswith("position.")}
+    assert len(turn_rules) == 26
+    passed: set[str] = set()
+    failed: set[str] = set()
+    captures: set[str] = set()
+    ends: set[str] = set()
+    for own in early_positions() + milestone_positions():
+        pos = parse_hpn(own.hpn)
+        for turn in _near_misses(pos):
+            verdict = check(pos, turn)
+            passed |= {c.rule for c in verdict.checks if c.status == PASSED}
+            failed |= {c.rule for c in verdict.checks if c.status == FAILED}
+        for turn in legal_turns(pos):  # the turns conform plays at each position
+            outcome = apply(pos, turn)
+            captures |= {e.kind for e in outcome.events if e.kind is not None}
+            if outcome.game.over:
+                ends.add(outcome.game.reason)
+    assert sorted(turn_rules - passed) == []
+    assert sorted(turn_rules - failed) == []
+    assert captures == {"move", "encirclement", "echo"}
+    assert ends == {"takeover", "network", "strangle", "tiebreak"}, ends

@@ -52,7 +52,7 @@ from checker.notation import (
     position_to_hpn,
     turn_to_htn,
 )
-from checker.play import apply
+from checker.play import CaptureKind, apply
 from checker.position import Position
 from checker.tools import vectors as vec
 from checker.turn import EchoKind, Move, ShapeKind, Skip, Turn
@@ -74,6 +74,24 @@ every legal turn.  The first moves are where every game goes."""
 MILESTONE_GAMES = 40
 """Seeded random games played to their end, searched for the first time each
 milestone of a game happens (:func:`milestone_positions`)."""
+HAND_MILESTONES = {
+    "hand-skip-01": (
+        "0B000/00000B/000000B/0B0A02A000B/1B0A0000B/0A0000/0000 A 3:3:6:0:2:P:a3,c2,d5,f4,g7 0:3:6:5:1:P:- 18",
+        "skip",
+    ),
+    "hand-mandate-02": ("0220/22200/2*22000/0000000/0000B00/00000/0000A A 6:2:0:0:11:PL:- 6:3:6:0:11:P:- 34", "a1"),
+    "hand-end-01": ("1B0A00/0A1000/000000/0000000/000000/00000/0000B A 5:3:6:5:1:P:- 5:3:6:0:1:P:- 20", "b2 +a2"),
+    "hand-cap-04": ("0000/00000/002A2A00/002A2B2A00/002A200/00000/0000 A 2:3:6:0:7:P:- 6:3:6:0:7:P:- 14", "a1 +a1"),
+    "hand-end-08": (
+        "0B0B0B0A/0B0B0B0A0/0B0A00A00/0A0A00000/000000/00000/0000 A 1:3:6:0:0:P:- 0:3:6:0:0:P:- 14",
+        "c3 +a1",
+    ),
+}
+"""Milestones random games do not reach, from the hand-written vectors'
+positions, each with the turn played from it: a cooldown skip (A's capture
+cooldown leaves A no legal Place; no game from the start reaches one, RULES
+§8), a turn with no Shape because none is legal, and the ends of a game by
+takeover, Network and Strangle (random games end at the tiebreak)."""
 PLAY_SAMPLE = 64
 """Legal turns compared on ``play`` per position of a positions file: every one
 when there are at most this many, else a sample of this many drawn with the seed."""
@@ -385,6 +403,13 @@ def early_positions(games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED) -> lis
     return list(seen.values())
 
 
+_FIRST_CAPTURE = {
+    CaptureKind.MOVE: "the first Move capture",
+    CaptureKind.ENCIRCLEMENT: "the first capture by encirclement",
+    CaptureKind.ECHO: "the first capture by Echo-Capture",
+}
+
+
 def _milestones(pos: Position, turn: Turn, outcome) -> list[str]:
     """What happens for the first time in a game when ``turn`` is played."""
     me, new = pos.to_move, outcome.position
@@ -393,6 +418,8 @@ def _milestones(pos: Position, turn: Turn, outcome) -> list[str]:
         found.append("the first Move")
     if isinstance(turn.project, Skip):
         found.append("a cooldown skip")
+    elif turn.shape is None:
+        found.append("a turn without a Shape (none is legal)")
     if turn.shape is not None and turn.shape.kind is ShapeKind.LOWER:
         found.append("the first lower")
     if turn.shape is not None and new.tiers[turn.shape.cell] == 2:
@@ -401,9 +428,12 @@ def _milestones(pos: Position, turn: Turn, outcome) -> list[str]:
         found.append("the first Echo-Lock" if turn.echo.kind is EchoKind.LOCK else "the first Echo-Capture")
     if new.player(me).captures > pos.player(me).captures:
         found.append(f"{me}'s first capture")
+    found += [_FIRST_CAPTURE[e.kind] for e in outcome.events if e.kind is not None]
     found += [f"a capture cooldown for {who}" for who in ("A", "B") if new.player(who).cooldown]
     if new.player(me).reserve == 0:
         found.append("an empty reserve")
+    if new.mover.charges == 0 and not outcome.game.over:
+        found.append(f"no Echo charge left for {new.to_move} to move")
     if outcome.game.over:
         found.append(f"the end of a game ({outcome.game.reason})")
     return found
@@ -412,30 +442,40 @@ def _milestones(pos: Position, turn: Turn, outcome) -> list[str]:
 def milestone_positions(games: int = MILESTONE_GAMES, seed: int = DEFAULT_SEED) -> list[OwnPosition]:
     """The positions just before and just after the first time each milestone
     of a game happens (the first Move, lower, raise to tier 2, Echo-Lock,
-    Echo-Capture, each player's first capture and capture cooldown, a cooldown skip, an empty
-    reserve, each way a game ends) in ``games`` random games seeded from
-    ``seed`` and played to their end.
+    Echo-Capture, each player's first capture and capture cooldown, the first
+    capture of each kind, an empty reserve, no Echo charge left, the end of a
+    game) in ``games`` random games seeded from ``seed`` and played to their
+    end; then the milestones those games do not reach (a cooldown skip, a
+    turn without a Shape, the other ends of a game) from hand-written
+    vectors' positions (:data:`HAND_MILESTONES`).
 
-    >>> [p.name for p in milestone_positions()][-2]
-    "before B's first capture, a capture cooldown for A (game 2, half-move 20)"
+    >>> names = [p.name for p in milestone_positions()]
+    >>> names[names.index("before a cooldown skip (vector hand-skip-01)") - 1]
+    'after no Echo charge left for B to move (game 8, half-move 51)'
+
     """
     seen: dict[str, OwnPosition] = {}
     met: set[str] = set()
+
+    def keep(pos: Position, turn: Turn, where: str) -> Position:
+        outcome = apply(pos, turn)
+        new = [what for what in _milestones(pos, turn, outcome) if what not in met]
+        if new:
+            met.update(new)
+            what = ", ".join(new)
+            for name, p in ((f"before {what} ({where})", pos), (f"after {what} ({where})", outcome.position)):
+                hpn = position_to_hpn(p)
+                seen.setdefault(hpn, OwnPosition(name, hpn, 0))
+        return outcome.position
+
     for g in range(games):
         rng = random.Random(f"{seed} milestones {g}")
         pos = Position.start()
-        while not (outcome := None) and (turns := legal_turns(pos)):
-            skips = [t for t in turns if isinstance(t.project, Skip)]
-            turn = rng.choice(skips if skips and "a cooldown skip" not in met else turns)
-            outcome = apply(pos, turn)
-            new = [what for what in _milestones(pos, turn, outcome) if what not in met]
-            if new:
-                met.update(new)
-                what, where = ", ".join(new), f"game {g + 1}, half-move {outcome.position.half_moves}"
-                for name, p in ((f"before {what} ({where})", pos), (f"after {what} ({where})", outcome.position)):
-                    hpn = position_to_hpn(p)
-                    seen.setdefault(hpn, OwnPosition(name, hpn, 0))
-            pos = outcome.position
+        while turns := legal_turns(pos):
+            turn = rng.choice(turns)
+            pos = keep(pos, turn, f"game {g + 1}, half-move {pos.half_moves + 1}")
+    for name, (hpn, htn) in HAND_MILESTONES.items():
+        keep(parse_hpn(hpn), parse_htn(htn), f"vector {name}")
     return list(seen.values())
 
 
