@@ -29,6 +29,7 @@ PACKAGES = [
     "checker.service",
     "checker.tools",
     "checker.tools.cli",
+    "checker.tools.audit",
     "checker.web",
     "schemas",
 ]

@@ -6,6 +6,7 @@ protocol, the conformance driver, the vectors and answers files.
 - :mod:`checker.tools.conform`   the driver that tests an engine (another program) with the engine protocol
 - :mod:`checker.tools.vectors`   the conformance vectors: build, read, check
 - :mod:`checker.tools.answers`   an answers file of another implementation, compared with the vectors
+- :mod:`checker.tools.audit`     whole game archives judged again on Dask; self-play archives
 
 Words: "the checker" is this rules engine; "the engine protocol" is the line
 protocol of ENGINE (docs/engine.md); "the engine" is the program under test.

@@ -10,6 +10,8 @@
     hexodic-check perft POSITION --depth N [--divide] [--json]
     hexodic-check engine
     hexodic-check conform --engine COMMAND [--depth N] [--timeout S]
+    hexodic-check audit INPUT... --out OUT [--scheduler ADDRESS | --workers N] [--resume] [--report FILE.html]
+    hexodic-check selfplay --games N --seed S --out FILE [--spoil FRACTION]
     hexodic-check rules [ID] [--json]
 
 POSITION is HPN text, a path to a file holding HPN or a JSON position, or
@@ -28,6 +30,7 @@ One module per command, each with ``add_to(subparsers)`` and ``run(args, reader)
 :mod:`checker.tools.cli.check`, :mod:`checker.tools.cli.legal`, :mod:`checker.tools.cli.replay`,
 :mod:`checker.tools.cli.validate`, :mod:`checker.tools.cli.render`, :mod:`checker.tools.cli.perft`,
 :mod:`checker.tools.cli.engine`, :mod:`checker.tools.cli.conform`, :mod:`checker.tools.cli.vectors`,
+:mod:`checker.tools.cli.audit` (audit and selfplay),
 :mod:`checker.tools.cli.rules`; what they share is in :mod:`checker.tools.cli.common`.
 """
 
@@ -41,6 +44,7 @@ from collections.abc import Sequence
 
 from checker.extras import MissingExtra
 from checker.tools.cli import (
+    audit,
     check,
     conform,
     engine,
@@ -68,7 +72,7 @@ from checker.version import PACKAGE_VERSION, RULES_VERSION
 __all__ = ["main", "build_parser", "BadInput", "MARKS", "checklist"]
 
 # The commands in the order --help lists them.
-COMMANDS = (check, legal, replay, validate, render, vectors, perft, engine, conform, rules)
+COMMANDS = (check, legal, replay, validate, render, vectors, perft, engine, conform, audit, rules)
 
 
 class _Parser(argparse.ArgumentParser):
