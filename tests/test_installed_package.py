@@ -229,6 +229,7 @@ def test_the_core_install_checks_and_conforms(core_only):
     [
         (("hexodic-checker-serve",), "server"),
         (("hexodic-checker-openapi",), "server"),
+        (("hexodic-check", "audit", "games.jsonl", "--out", "rows.jsonl"), "audit"),
     ],
     ids=lambda v: v[0] if isinstance(v, tuple) else v,
 )
@@ -237,4 +238,6 @@ def test_a_command_whose_extra_is_missing_says_which_to_install(core_only, argv,
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     assert proc.stdout == "" and "Traceback" not in proc.stderr
     (line,) = proc.stderr.splitlines()
+    if argv[0] == "hexodic-check":
+        assert line.startswith("hexodic-check: error: ")
     assert f"the {extra} extra is not installed" in line and f"pip install 'hexodic-checker[{extra}]'" in line

@@ -121,7 +121,7 @@ def _client(options: Options) -> Iterator[Any]:
 
     if options.scheduler is not None:
         try:
-            client = Client(options.scheduler, timeout="10s")
+            client = Client(options.scheduler, timeout="5s")
         except (OSError, TimeoutError) as exc:
             raise AuditError(f"--scheduler {options.scheduler}: no Dask scheduler answers ({exc})") from None
         with client:
@@ -146,6 +146,8 @@ def _workers(client: Any) -> int:
 def audit(options: Options, on_rows: Callable[[int], None] | None = None) -> Outcome:
     """Run the audit; raises :class:`AuditError` for unusable input or
     options, before any work.  ``on_rows(n)`` is told of each chunk written."""
+    if not (options.workers == 0 and options.scheduler is None):
+        require("audit")  # Dask: before anything else, the one line naming the extra
     sources = expand(options.inputs)
     check_inputs(sources)
     out, partial, kept = _prepare(options)
