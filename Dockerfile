@@ -17,9 +17,13 @@ RUN apt-get update \
 WORKDIR /src
 
 # The dependencies exactly as locked (versions and hashes; the lock `make run`
-# installs too), in a layer of their own that code changes reuse.
-COPY requirements.lock ./
-RUN pip install --no-cache-dir --require-hashes -r requirements.lock
+# installs too), in a layer of their own that code changes reuse.  With
+# --build-arg AUDIT=true the image also holds the audit extra (Dask and the
+# archive readers): the image of the audit's Dask workers (deploy/audit/).
+ARG AUDIT=false
+COPY requirements.lock requirements-audit.lock ./
+RUN pip install --no-cache-dir --require-hashes -r requirements.lock \
+    && if [ "$AUDIT" = "true" ]; then pip install --no-cache-dir --require-hashes -r requirements-audit.lock; fi
 
 # Then the project itself, built into a wheel and installed without resolving
 # anything again; its source goes, so the server runs the installed package
