@@ -158,8 +158,8 @@ def audit(options: Options, on_rows: Callable[[int], None] | None = None) -> Out
                 summary.add(orjson.loads(line))
     records = Records(sources, skip=kept)
     listed: list[dict] = []
-    started = time.monotonic()
     with _client(options) as client, partial.open("ab") as sink:
+        started = time.monotonic()  # the cluster is up: its start is not the audit's speed
 
         def write(rows: list[dict]) -> None:
             sink.write(b"".join(orjson.dumps({k: row[k] for k in COLUMNS}) + b"\n" for row in rows))
