@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -245,6 +245,37 @@ def game_status(pos: Position, history_given: bool = True) -> GameResult:
     )
 
 
+class History(list[Position]):
+    """A game's earlier positions, oldest first (a list of positions), with
+    their repetition keys indexed as they are appended: :func:`end_of_game`
+    finds earlier occurrences without going through the list (a replay of
+    a whole game appends every position; :func:`checker.replay.replay_quickly`)."""
+
+    def __init__(self, positions: Iterable[Position] = ()) -> None:
+        super().__init__()
+        self._at: dict[tuple[object, ...], list[int]] = {}
+        for position in positions:
+            self.append(position)
+
+    def append(self, position: Position) -> None:
+        self._at.setdefault(position.key(), []).append(len(self))
+        super().append(position)
+
+    def extend(self, positions: Iterable[Position]) -> None:
+        for position in positions:
+            self.append(position)
+
+    def occurrences(self, key: tuple[object, ...]) -> list[int]:
+        return list(self._at.get(key, ()))
+
+
+def _occurrences(history: Sequence[Position], key: tuple[object, ...]) -> list[int]:
+    """The indices of ``history`` whose position has the repetition ``key``."""
+    if isinstance(history, History):
+        return history.occurrences(key)
+    return [i for i, p in enumerate(history) if p.key() == key]
+
+
 def end_of_game(before: Position, after: Position, skipped: bool, history: Sequence[Position] | None) -> GameResult:
     """The end-of-game checks after a turn from ``before`` to ``after``, in
     the order of RULES §8 (D-11).  ``history`` is the game's earlier positions
@@ -287,8 +318,7 @@ def end_of_game(before: Position, after: Position, skipped: bool, history: Seque
         )
     if history is not None:
         key = after.key()
-        earlier = [p.key() for p in history] + [before.key()]
-        seen = [i for i, k in enumerate(earlier) if k == key]
+        seen = _occurrences(history, key) + ([len(history)] if before.key() == key else [])
         if seen and not skipped:
             return GameResult(
                 True,

@@ -30,17 +30,20 @@ from checker import board
 from checker.board import NEIGHBOURS, WITHIN_2, Cell
 from checker.ending import game_over_reason
 from checker.position import Position, other
-from checker.projects import legal_projects
-from checker.turn import CAPTURE, LOCK, LOWER, RAISE, Echo, Move, Place, Project, Shape, Turn
+from checker.projects import legal_projects, project_is_legal
+from checker.turn import CAPTURE, CAPTURES, LOCKS, LOWERS, RAISE, RAISES, Move, Place, Project, Shape, Turn
 
-__all__ = ["legal_shapes", "mandating_shapes", "echo_capture_cells", "echo_lock_cells", "legal_turns"]
+__all__ = [
+    "legal_shapes",
+    "mandating_shapes",
+    "echo_capture_cells",
+    "echo_lock_cells",
+    "legal_turns",
+    "tier_after",
+    "turn_is_legal",
+]
 
-# Interned parts: every possible Shape and Echo, made once.  Every turn legal_turns returns holds
-# these very objects (schemas/writers.py looks their JSON up by identity).
-RAISES = tuple(Shape(RAISE, c) for c in board.CELLS)
-LOWERS = tuple(Shape(LOWER, c) for c in board.CELLS)
-CAPTURES = tuple(Echo(CAPTURE, c) for c in board.CELLS)
-LOCKS = tuple(Echo(LOCK, c) for c in board.CELLS)
+# Every turn legal_turns returns holds the interned parts of checker.turn.
 
 
 def legal_shapes(tiers: Sequence[int], locked: Sequence[bool], landing: Cell, lowers_left: int) -> list[Shape]:
@@ -198,11 +201,61 @@ def _add_echoes(
     """The turns of Project ``p`` and Shape ``s`` with each Echo: the targets' tier on the board after
     the Shape (echo-capture.tier 1 or 2, echo-lock.tier 2), judged cell by cell for speed as
     legality's echo checks judge it."""
-    sc = None if s is None else s.cell
-    new_tier = 0 if s is None else tiers[s.cell] + (1 if s.kind == RAISE else -1)
     for c in cap_cells:
-        if (new_tier if c == sc else tiers[c]) >= 1:
+        if tier_after(tiers, s, c) >= 1:
             out.append(Turn(p, s, CAPTURES[c]))
     for c in lock_cells:
-        if (new_tier if c == sc else tiers[c]) == 2:
+        if tier_after(tiers, s, c) == 2:
             out.append(Turn(p, s, LOCKS[c]))
+
+
+def tier_after(tiers: Sequence[int], shape: Shape | None, cell: Cell) -> int:
+    """The tier of ``cell`` after ``shape``: what the Echo's tier rules judge
+    (``echo-capture.tier`` 1 or 2, ``echo-lock.tier`` 2)."""
+    if shape is None or shape.cell != cell:
+        return tiers[cell]
+    return tiers[cell] + (1 if shape.kind == RAISE else -1)
+
+
+def turn_is_legal(pos: Position, turn: Turn, *, game_over_checked: bool = False) -> bool:
+    """Whether ``turn`` is one of :func:`legal_turns`, decided for it alone
+    with the same primitives (no explanation: :func:`checker.legality.check`
+    says why).  ``game_over_checked``: the caller knows the game is not over.
+
+    >>> from checker.notation import parse_htn
+    >>> turn_is_legal(Position.start(), parse_htn("c3 +d4")), turn_is_legal(Position.start(), parse_htn("d4 +d4"))
+    (True, False)
+    """
+    if not game_over_checked and game_over_reason(pos) is not None:
+        return False
+    p, s, e = turn
+    if not project_is_legal(pos, p):
+        return False
+    me, m = pos.to_move, pos.mover
+    after = list(pos.stones)
+    if isinstance(p, Place):
+        landing: Cell | None = p.cell
+        after[p.cell] = me
+    elif isinstance(p, Move):
+        landing = p.dst
+        after[p.src], after[p.dst] = None, me
+    else:  # the cooldown skip: no Shape
+        landing = None
+    if landing is None:
+        if s is not None:
+            return False
+    else:
+        options = legal_shapes(pos.tiers, pos.locked, landing, m.lowers_left)
+        if s is None:
+            if mandating_shapes(options, after, me):
+                return False
+        elif s not in options:
+            return False
+    if e is None:
+        return True
+    if m.charges <= 0:
+        return False
+    tier = tier_after(pos.tiers, s, e.cell)
+    if e.kind == CAPTURE:
+        return tier >= 1 and e.cell in echo_capture_cells(after, me)
+    return not m.echo_lock_used and tier == 2 and e.cell in echo_lock_cells(after, pos.locked, me)

@@ -27,9 +27,12 @@ from checker.board import Cell, CellError
 from checker.position import PLAYERS, PlayerState, Position, other
 from checker.turn import (
     CAPTURE,
-    LOCK,
-    LOWER,
+    CAPTURES,
+    LOCKS,
+    LOWERS,
+    PLACES,
     RAISE,
+    RAISES,
     Echo,
     Move,
     Place,
@@ -327,7 +330,7 @@ def _parse_project(token: str) -> Project:
     if cut is None:
         if not (low[0].isalpha() and low[1:].isdigit()):
             raise NotationError(f"{token!r}: expected {_PROJECT_HELP}", token)
-        return Place(_cell(token, low))
+        return PLACES[_cell(token, low)]
     src, dst = low[:cut], low[cut + 1 :]
     if not src or not dst:
         raise NotationError(f"{token!r}: a Move names two cells, such as c3-c4", token)
@@ -347,7 +350,7 @@ def parse_shape(text: str) -> Shape:
     m = _SHAPE_RE.fullmatch(text) if isinstance(text, str) else None
     if m is None:
         raise NotationError("expected one Shape token: +cell (raise) or -cell (lower)", "shape")
-    return Shape(RAISE if m[1] == "+" else LOWER, board.parse_cell(m[2]))
+    return (RAISES if m[1] == "+" else LOWERS)[board.parse_cell(m[2])]
 
 
 def _explain_htn(text: str) -> NotationError:
@@ -392,9 +395,9 @@ def parse_htn(text: str) -> Turn:
     project_text, shape_text, echo_text = m.groups()
     shape = echo = None
     if shape_text is not None:
-        shape = Shape(RAISE if shape_text[0] == "+" else LOWER, board.parse_cell(shape_text[1:]))
+        shape = (RAISES if shape_text[0] == "+" else LOWERS)[board.parse_cell(shape_text[1:])]
     if echo_text is not None:
-        echo = Echo(CAPTURE if echo_text[0] == "*" else LOCK, board.parse_cell(echo_text[1:]))
+        echo = (CAPTURES if echo_text[0] == "*" else LOCKS)[board.parse_cell(echo_text[1:])]
     return Turn(_parse_project(project_text), shape, echo)
 
 

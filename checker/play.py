@@ -204,9 +204,14 @@ def weigh_echo_capture(stones: Sequence[str | None], tiers: Sequence[int], mover
 # -------------------------------------------------------------- apply ------
 
 
-def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None) -> Outcome:
+_CAPTURE_KINDS = tuple(CaptureKind)  # iterating the enum class makes a generator each time
+
+
+def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None, *, events: bool = True) -> Outcome:
     """Play a legal ``turn`` from ``pos``: the new position, the events in
-    order, every weighing of the capture checks and the end of the game."""
+    order, every weighing of the capture checks and the end of the game.
+    ``events=False`` leaves the events out (no message is composed): a replay
+    that needs only the positions and the end."""
     me = pos.to_move
     enemy = other(me)
     m, e = pos.player(me), pos.player(enemy)
@@ -214,7 +219,7 @@ def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None) 
     tiers = list(pos.tiers)
     locked = list(pos.locked)
     p, shape, echo = turn
-    captured: dict[CaptureKind, list[Cell]] = {kind: [] for kind in CaptureKind}
+    captured: dict[CaptureKind, list[Cell]] = {kind: [] for kind in _CAPTURE_KINDS}
     m_reserve, m_charges, m_lowers, m_raises = m.reserve, m.charges, m.lowers_left, m.raises
     m_placed, m_lock = m.placed, m.echo_lock_used
     cleared = m.cooldown
@@ -265,7 +270,7 @@ def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None) 
         for c in captured[CaptureKind.ECHO]:
             stones[c] = None
         weighings += echo_weighings
-    all_captured = [c for kind in CaptureKind for c in captured[kind]]
+    all_captured = [c for kind in _CAPTURE_KINDS for c in captured[kind]]
 
     n = len(all_captured)
     new_m = PlayerState(m_reserve, m_charges, m_lowers, m.captures + n, m_raises, m_placed, m_lock, frozenset())
@@ -285,11 +290,15 @@ def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None) 
     )
     after = Position(tiers, stones, locked, enemy, pos.half_moves + 1, {me: new_m, enemy: new_e})
 
-    events = _events(
-        me, p, echo, captured, target_gone, new_e.cooldown if all_captured else frozenset(), cleared, first_place
+    told = (
+        _events(
+            me, p, echo, captured, target_gone, new_e.cooldown if all_captured else frozenset(), cleared, first_place
+        )
+        if events
+        else ()
     )
     game = end_of_game(pos, after, isinstance(p, Skip), history)
-    return Outcome(after, events, tuple(weighings), game)
+    return Outcome(after, told, tuple(weighings), game)
 
 
 def _events(

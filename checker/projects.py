@@ -21,34 +21,39 @@ from collections.abc import Sequence
 from checker import board
 from checker.board import CENTRE, NEIGHBOURS, Cell
 from checker.position import Position
-from checker.turn import Move, Place, Project, Skip
+from checker.turn import PLACES, Move, Place, Project, Skip
 
-__all__ = ["place_cells", "skip_applies", "legal_moves", "has_legal_project", "legal_projects"]
+__all__ = [
+    "may_place",
+    "place_cells",
+    "skip_applies",
+    "may_move",
+    "legal_moves",
+    "has_legal_project",
+    "legal_projects",
+    "project_is_legal",
+]
 
 # Interned Projects: every possible Place and Move, made once.
-_PLACES = tuple(Place(c) for c in board.CELLS)
+_PLACES = PLACES
 _MOVES = {(a, b): Move(a, b) for a in board.CELLS for b in NEIGHBOURS[a]}
 _SKIP = Skip()
 
 
-def place_cells(pos: Position, ignore_cooldown: bool = False) -> list[Cell]:
-    """The cells the player to move may Place on, in board order (reserve not
-    considered).  Empty, unlocked, off the centre before the first Place, and
-    at least 2 steps from every cooldown cell unless ``ignore_cooldown``."""
+def may_place(pos: Position, c: Cell, ignore_cooldown: bool = False) -> bool:
+    """Whether the player to move may Place on ``c`` (reserve not considered):
+    empty, unlocked, off the centre before the first Place, and at least 2
+    steps from every cooldown cell unless ``ignore_cooldown``."""
     m = pos.mover
-    stones, locked = pos.stones, pos.locked
-    cooldown = () if ignore_cooldown else tuple(m.cooldown)
-    steps = board.STEPS
-    out = []
-    for c in board.CELLS:
-        if stones[c] is not None or locked[c]:
-            continue
-        if not m.placed and c == CENTRE:
-            continue
-        if cooldown and any(steps[c][k] < 2 for k in cooldown):
-            continue
-        out.append(c)
-    return out
+    if pos.stones[c] is not None or pos.locked[c] or (not m.placed and c == CENTRE):
+        return False
+    steps = board.STEPS[c]
+    return ignore_cooldown or not any(steps[k] < 2 for k in m.cooldown)
+
+
+def place_cells(pos: Position, ignore_cooldown: bool = False) -> list[Cell]:
+    """The cells the player to move may Place on (:func:`may_place`), in board order."""
+    return [c for c in board.CELLS if may_place(pos, c, ignore_cooldown)]
 
 
 def skip_applies(pos: Position) -> bool:
@@ -61,22 +66,21 @@ def skip_applies(pos: Position) -> bool:
     return not place_cells(pos) and bool(place_cells(pos, ignore_cooldown=True))
 
 
+def may_move(pos: Position, a: Cell, b: Cell) -> bool:
+    """Whether the player to move may Move from ``a`` to ``b``, ignoring the
+    reserve rule: own stone, to a neighbour that is empty or holds an enemy
+    stone on a strictly lower tier."""
+    stones, me = pos.stones, pos.to_move
+    if stones[a] != me or b not in NEIGHBOURS[a]:
+        return False
+    sb = stones[b]
+    return sb is None or (sb != me and pos.tiers[b] < pos.tiers[a])
+
+
 def legal_moves(pos: Position) -> list[Move]:
-    """Every legal Move of the player to move, ignoring the reserve rule:
-    own stone, to a neighbour that is empty or holds an enemy stone on a
-    strictly lower tier."""
-    me = pos.to_move
-    stones, tiers = pos.stones, pos.tiers
-    out = []
-    for a in board.CELLS:
-        if stones[a] != me:
-            continue
-        ta = tiers[a]
-        for b in NEIGHBOURS[a]:
-            sb = stones[b]
-            if sb is None or (sb != me and tiers[b] < ta):
-                out.append(_MOVES[a, b])
-    return out
+    """Every legal Move of the player to move (:func:`may_move`), by from-cell, then to-cell."""
+    me, stones = pos.to_move, pos.stones
+    return [_MOVES[a, b] for a in board.CELLS if stones[a] == me for b in NEIGHBOURS[a] if may_move(pos, a, b)]
 
 
 def has_legal_project(pos: Position) -> bool:
@@ -95,6 +99,16 @@ def has_legal_project(pos: Position) -> bool:
         if stones[a] == me
         for b in NEIGHBOURS[a]
     )
+
+
+def project_is_legal(pos: Position, project: Project) -> bool:
+    """Whether ``project`` is among :func:`legal_projects`, decided for it alone."""
+    if pos.mover.reserve > 0:
+        skip = bool(pos.mover.cooldown) and skip_applies(pos)
+        if isinstance(project, Skip):
+            return skip
+        return isinstance(project, Place) and not skip and may_place(pos, project.cell)
+    return isinstance(project, Move) and may_move(pos, project.src, project.dst)
 
 
 def legal_projects(pos: Position) -> Sequence[Project]:

@@ -17,12 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from checker.ending import GameResult, game_status
+from checker.ending import GameResult, History, game_over_reason, game_status
+from checker.generate import turn_is_legal
 from checker.legality import Verdict, check
+from checker.play import apply
 from checker.position import Position
 from checker.turn import Turn
 
-__all__ = ["FirstIllegal", "Replay", "replay"]
+__all__ = ["FirstIllegal", "Replay", "replay", "replay_quickly"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,3 +68,40 @@ def replay(turns: Sequence[Turn], start: Position | None = None, history: Iterab
         pos = outcome.position
         game = outcome.game
     return Replay(len(verdicts), True, None, pos, game or game_status(pos, hist is not None), tuple(verdicts))
+
+
+def replay_quickly(
+    turns: Sequence[Turn], start: Position | None = None, history: Iterable[Position] | None = None
+) -> Replay:
+    """:func:`replay` for a whole game when only its first illegal turn needs
+    explaining: each turn is decided (:func:`checker.generate.turn_is_legal`)
+    and applied without its events; the first illegal one is judged by
+    :func:`checker.legality.check`, explanation and all.  Equal to
+    :func:`replay` but for ``verdicts``, which holds only that verdict.
+
+    >>> from checker.notation import parse_htn
+    >>> r = replay_quickly([parse_htn("c3 +d4"), parse_htn("e5 +d4"), parse_htn("e5 +d5")])
+    >>> r.checked, r.first_illegal.index, r.first_illegal.verdict.violations
+    (3, 2, ['place.empty'])
+    """
+    if start is None:
+        start = Position.start()
+        hist: History | None = History(history or ())
+    else:
+        hist = History(history) if history is not None else None
+    pos = start
+    over = game_over_reason(pos) is not None
+    game = None
+    for i, turn in enumerate(turns):
+        if over or not turn_is_legal(pos, turn, game_over_checked=True):
+            verdict = check(pos, turn, hist, assume_consistent=True)
+            assert not verdict.legal, "turn_is_legal and check disagree"
+            return Replay(
+                i + 1, False, FirstIllegal(i, verdict), pos, game or game_status(pos, hist is not None), (verdict,)
+            )
+        outcome = apply(pos, turn, hist, events=False)
+        if hist is not None:
+            hist.append(pos)
+        pos, game = outcome.position, outcome.game
+        over = game.over
+    return Replay(len(turns), True, None, pos, game or game_status(pos, hist is not None), ())

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
-from checker.board import Cell
+from checker.board import CELLS, Cell
 
 __all__ = [
     "Place",
@@ -113,6 +113,17 @@ class Echo:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", EchoKind(self.kind))
+
+
+# Interned parts: every possible Place, Shape and Echo, made once.  The parser
+# (checker.notation) and the generator (checker.generate) hand out these very
+# objects, so comparing a parsed turn with generated ones mostly meets the same
+# object (schemas/writers.py also looks their JSON up by identity).
+PLACES = tuple(Place(c) for c in CELLS)
+RAISES = tuple(Shape(RAISE, c) for c in CELLS)
+LOWERS = tuple(Shape(LOWER, c) for c in CELLS)
+CAPTURES = tuple(Echo(CAPTURE, c) for c in CELLS)
+LOCKS = tuple(Echo(LOCK, c) for c in CELLS)
 
 
 class Turn(NamedTuple):

@@ -20,9 +20,8 @@ from __future__ import annotations
 import orjson
 
 from checker import board
-from checker.generate import CAPTURES, LOCKS, LOWERS, RAISES
 from checker.notation import echo_to_htn, project_to_htn, shape_to_htn
-from checker.turn import Shape
+from checker.turn import CAPTURES, LOCKS, LOWERS, RAISES, Shape
 from checker.version import RULES_VERSION
 from schemas.turn import TurnForm, project_to_json
 

@@ -7,8 +7,9 @@ A record is one JSON Lines line (text) or one Parquet row (a dict)::
 
 It is read whole before it is judged: anything unreadable makes it a
 ``bad-record`` (``error`` names the field), even after an illegal turn.
-Then its turns are replayed (:func:`checker.replay.replay`, as ``/v1/replay``
-judges them): ``illegal`` at the first illegal turn, ``result-mismatch`` when
+Then its turns are replayed as ``/v1/replay`` judges them, on the fast path
+(:func:`checker.replay.replay_quickly`: each turn decided and applied without
+composing explanations, the first illegal one judged by the full checker): ``illegal`` at the first illegal turn, ``result-mismatch`` when
 every turn is legal but the claimed result is not the computed one (a claim
 on a game still going on included), ``ok`` otherwise.
 
@@ -32,14 +33,14 @@ from typing import Any
 import orjson
 from marshmallow import ValidationError
 
-from checker.notation import NotationError, turn_to_htn
+from checker.notation import NotationError, parse_htn, turn_to_htn
 from checker.position import MAX_HALF_MOVES, Position
-from checker.replay import replay
+from checker.replay import replay_quickly
 from checker.scoresheet import parse_score_sheet
 from checker.service.problems import json_type
 from checker.turn import Turn
 from schemas.position import PositionField
-from schemas.turn import TurnField
+from schemas.turn import MAX_HTN_LENGTH, TurnField
 
 __all__ = ["MAX_TURNS", "STATUSES", "COLUMNS", "Record", "judge", "judge_chunk"]
 
@@ -96,7 +97,11 @@ def _turns(value: object) -> list[Turn]:
         turns = []
         for i, item in enumerate(value):
             try:
-                turns.append(_TURN.deserialize(item))
+                # HTN text straight to the parser TurnField would call (what it says of a miss, too)
+                quick = isinstance(item, str) and len(item) <= MAX_HTN_LENGTH
+                turns.append(parse_htn(item) if quick else _TURN.deserialize(item))
+            except NotationError as exc:
+                raise _Bad(f"turns[{i}]: HTN: {exc.message}") from None
             except ValidationError as exc:
                 raise _Bad(f"turns[{i}]: {_message(exc)}") from None
     else:
@@ -167,7 +172,7 @@ def judge(raw: Any, file: str, line: int) -> dict:
     except _Bad as exc:
         row.update(status="bad-record", error=str(exc))
         return row
-    game = replay(turns) if start is None else replay(turns, start, [])
+    game = replay_quickly(turns) if start is None else replay_quickly(turns, start, [])
     row["checked"] = game.checked
     if game.first_illegal is not None:
         row.update(

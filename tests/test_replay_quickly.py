@@ -1,0 +1,138 @@
+"""The audit's fast path agrees with the full checker.
+
+``checker.generate.turn_is_legal`` decides one turn with the generator's
+primitives; ``checker.replay.replay_quickly`` replays a game with it and
+``apply(..., events=False)``, judging only the first illegal turn with
+``check``.  Property tests hold them equal to ``check`` and ``replay``: on
+random games (legal, with a turn spoilt at a random point, and with turns
+after the end), on the hand-written vectors' positions and on near misses
+around every position the games pass through."""
+
+from __future__ import annotations
+
+import json
+import random
+from importlib import resources
+
+import pytest
+
+from checker import board
+from checker.generate import legal_turns, turn_is_legal
+from checker.legality import check
+from checker.notation import parse_hpn, parse_htn
+from checker.play import apply
+from checker.position import Position
+from checker.replay import replay, replay_quickly
+from checker.turn import CAPTURES, LOCKS, LOWERS, PLACES, RAISES, Move, Skip, Turn
+
+GAMES = 30
+
+
+def _game(seed: int) -> list[Turn]:
+    rng = random.Random(f"quick {seed}")
+    pos, turns = Position.start(), []
+    while moves := legal_turns(pos):
+        turn = rng.choice(moves)
+        turns.append(turn)
+        pos = apply(pos, turn).position
+    return turns
+
+
+def _near_misses(pos: Position, rng: random.Random, n: int = 60) -> list[Turn]:
+    """Random well-formed turns around the position: any Project, any or no Shape, any or no Echo."""
+    projects = [*PLACES, Skip(), *(Move(a, b) for a in board.CELLS for b in board.NEIGHBOURS[a])]
+    shapes = [None, *RAISES, *LOWERS]
+    echoes = [None, None, *CAPTURES, *LOCKS]
+    legal = legal_turns(pos)
+    out = rng.sample(legal, min(len(legal), n // 3))
+    out += [Turn(rng.choice(projects), rng.choice(shapes), rng.choice(echoes)) for _ in range(n)]
+    # a legal turn with a changed Shape or Echo: the near misses that matter
+    for turn in rng.sample(legal, min(len(legal), n // 3)):
+        out.append(Turn(turn.project, rng.choice(shapes), turn.echo))
+        out.append(Turn(turn.project, turn.shape, rng.choice(echoes)))
+    return out
+
+
+def _same(a, b) -> None:
+    assert (a.checked, a.legal, a.final, a.game) == (b.checked, b.legal, b.final, b.game)
+    if a.first_illegal is None:
+        assert b.first_illegal is None
+    else:
+        assert a.first_illegal.index == b.first_illegal.index
+        assert a.first_illegal.verdict == b.first_illegal.verdict  # the same explanation, every check
+
+
+@pytest.mark.parametrize("seed", range(GAMES))
+def test_turn_is_legal_is_check_on_near_misses_along_a_game(seed):
+    rng = random.Random(seed)
+    pos = Position.start()
+    for turn in _game(seed):
+        for candidate in _near_misses(pos, rng, 20):
+            assert turn_is_legal(pos, candidate) == check(pos, candidate).legal, candidate
+        pos = apply(pos, turn).position
+    assert legal_turns(pos) == [] and not turn_is_legal(pos, Turn(PLACES[0], RAISES[1]))  # the game is over
+
+
+@pytest.mark.parametrize("seed", range(GAMES))
+def test_replay_quickly_is_replay_on_random_games(seed):
+    rng = random.Random(seed)
+    turns = _game(seed)
+    _same(replay_quickly(turns), replay(turns))
+    # a turn past the end (game.over), and a random turn put in at a random point
+    _same(replay_quickly([*turns, turns[-1]]), replay([*turns, turns[-1]]))
+    i = rng.randrange(len(turns))
+    spoilt = [*turns[:i], Turn(rng.choice(PLACES), rng.choice([None, *RAISES])), *turns[i + 1 :]]
+    _same(replay_quickly(spoilt), replay(spoilt))
+
+
+def _hand_vectors() -> list[dict]:
+    text = resources.files("checker.data").joinpath("vectors_hand.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_the_hand_written_vectors_positions():
+    """From each consistent hand-written position: every legal turn, near misses,
+    and a short replay from it (a given start, with an empty history and without one)."""
+    rng = random.Random(7)
+    seen = set()
+    for vector in _hand_vectors():
+        hpn = vector.get("position")
+        if not isinstance(hpn, str) or hpn in seen:
+            continue
+        seen.add(hpn)
+        try:
+            pos = parse_hpn(hpn)
+        except ValueError:
+            continue
+        if pos.problems():
+            continue
+        for candidate in legal_turns(pos) + _near_misses(pos, rng):
+            assert turn_is_legal(pos, candidate) == check(pos, candidate).legal, (hpn, candidate)
+        line = []
+        at = pos
+        for _ in range(4):
+            moves = legal_turns(at)
+            if not moves:
+                break
+            line.append(rng.choice(moves))
+            at = apply(at, line[-1]).position
+        line.append(rng.choice(_near_misses(pos, rng, 6)))
+        _same(replay_quickly(line, pos, []), replay(line, pos, []))
+        _same(replay_quickly(line, pos), replay(line, pos))
+    assert len(seen) > 50
+
+
+@pytest.mark.parametrize("vector_id", ["hand-end-12", "hand-end-15", "hand-end-18", "hand-end-25"])
+def test_repetition_and_threefold_are_found_by_both(vector_id):
+    """The History index finds the earlier occurrences replay finds by going
+    through the list: the vectors' repetitions and threefold draws, played
+    from their position with their history, then a turn after the end."""
+    (vector,) = [v for v in _hand_vectors() if v["id"] == vector_id]
+    start = parse_hpn(vector["position"])
+    history = [parse_hpn(h) for h in vector["history"]]
+    turns = [parse_htn(vector["turn"])]
+    quick, full = replay_quickly(turns, start, history), replay(turns, start, history)
+    _same(quick, full)
+    assert quick.game.over and quick.game.reason == vector["game"]["reason"]
+    more = [*turns, Turn(PLACES[0])]
+    _same(replay_quickly(more, start, history), replay(more, start, history))
