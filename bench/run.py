@@ -1,7 +1,7 @@
 """Benchmark of the checker: the rules engine in-process, and the HTTP service
 under gunicorn on loopback.  Run from the repository root with ``make bench``
 (or ``.venv/bin/python -m bench``); it prints its tables to stdout and its
-progress to stderr, writes them to docs/speed.md, and takes 3 to 5 minutes.
+progress to stderr, writes them to docs/speed.md, and takes about 15 minutes.
 
 1. In-process, over the positions of POSITIONS: ``check`` of a legal and of an
    illegal turn (check(..., assume_consistent=True), the call the service makes); the
@@ -41,12 +41,17 @@ progress to stderr, writes them to docs/speed.md, and takes 3 to 5 minutes.
    workers and the shipped gevent ones, and the slow-client and fairness
    probes under each.
 5. The pictures (bench/pictures.py): SVG, PNG and the picture URLs.
+6. conform's default run against the checker's own engine (bench/conform_time.py):
+   its wall time, against the 2-minute bound.
+7. The archive audit (bench/archive.py): the fast path against replay on one
+   core, 2 local Dask workers against 1, peak memory at 20,000 and 200,000
+   games, rows out / records in with a worker killed.
 
 Options: --seconds S (HTTP measurement per endpoint, default 8), --rounds N
 (default 2), --warmup S (before each round's measurement, default 0.5),
 --clients N (default: one per gunicorn worker), --series-time S (in-process
 time per operation and position, default 0.4), --no-http, --no-clients,
---no-doc (do not write docs/speed.md).
+--no-doc (do not write docs/speed.md), --no-tools (skip 6 and 7).
 """
 
 from __future__ import annotations
@@ -72,7 +77,7 @@ import time
 from array import array
 from pathlib import Path
 
-from bench import perft_bench, pictures
+from bench import archive, conform_time, perft_bench, pictures
 from bench.clients import bench_section as worker_classes_section
 from bench.server import running_gunicorn
 from checker.generate import legal_turns
@@ -1107,6 +1112,9 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--no-clients", action="store_true", help="skip the worker-class comparison (bench/clients.py: sync vs gevent)"
     )
+    ap.add_argument(
+        "--no-tools", action="store_true", help="skip conform's default run and the archive audit (bench/archive.py)"
+    )
     args = ap.parse_args(argv)
     if not (0 < args.seconds <= 60 and 0 <= args.warmup <= 10 and 0 < args.series_time <= 5 and 1 <= args.rounds <= 10):
         ap.error("--seconds must be in (0, 60], --warmup in [0, 10], --series-time in (0, 5], --rounds in 1..10")
@@ -1131,6 +1139,12 @@ def main(argv=None) -> int:
         print("\n" + sections[-1], flush=True)
     sections.append(pictures.section())
     print("\n" + sections[-1], flush=True)
+    if not args.no_tools:
+        log("conform's default run, then the archive audit (about 10 minutes)")
+        sections.append(conform_time.section())
+        print("\n" + sections[-1], flush=True)
+        sections.append(archive.section())
+        print("\n" + sections[-1], flush=True)
     if args.doc:
         write_doc(sections, ROOT / SPEED_DOC)
         log(f"written to {SPEED_DOC}")

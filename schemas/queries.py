@@ -14,18 +14,16 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from checker import board
 from checker.drawing.png import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
-from checker.notation import CELL_PATTERN, HPN_PATTERN, HTN_PATTERN, NotationError
-from checker.scoresheet import SCORE_SHEET_PATTERN, parse_score_sheet
-from schemas.fields import MAX_HTN_LENGTH, QueryInteger
+from checker.notation import CELL_PATTERN, HPN_PATTERN, HTN_PATTERN
+from checker.scoresheet import SCORE_SHEET_PATTERN
+from schemas.fields import QueryInteger
 from schemas.position import PositionField
 from schemas.requests import MAX_REPLAY
-from schemas.turn import TurnField
+from schemas.turn import MAX_SHEET_LENGTH, ScoreSheetField, TurnField
 
 _ITEM = f"[ \t]*(?:{CELL_PATTERN})?[ \t]*"
 CELL_CSV_PATTERN = f"^{_ITEM}(?:,{_ITEM})*$"
 MAX_CSV_LENGTH = 8 * board.CELL_COUNT
-MAX_SHEET_LENGTH = MAX_REPLAY * (MAX_HTN_LENGTH + 8)
-"""The longest score sheet a query may hold (a full game of long turns, numbered)."""
 
 _HPN_DOC = {
     "type": "string",
@@ -56,20 +54,6 @@ class CellCsvField(fields.Field):
         if bad is not None:
             raise ValidationError(f"{bad!r} is not a cell (a1 … g7).")
         return frozenset(board.parse_cell(name) for name in names if name)
-
-
-class TurnListField(fields.Field):
-    """A score sheet (:mod:`checker.scoresheet`: move numbers, one or two
-    turns per line, ``;`` or newlines) ↔ a list of turns.  Turns past the
-    game's end are kept: the replay judges them (``game.over``)."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if not isinstance(value, str) or len(value) > MAX_SHEET_LENGTH:
-            raise ValidationError(f"Expected a score sheet of at most {MAX_SHEET_LENGTH} characters.")
-        try:
-            return parse_score_sheet(value)
-        except NotationError as exc:
-            raise ValidationError(f"Score sheet: {exc.message}") from exc
 
 
 def _embed():
@@ -127,7 +111,7 @@ class GamePageQuerySchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    turns = TurnListField(
+    turns = ScoreSheetField(
         required=True,
         metadata={
             "type": "string",

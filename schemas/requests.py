@@ -9,7 +9,7 @@ from checker.notation import NotationError, parse_htn
 from checker.position import MAX_HALF_MOVES
 from schemas.fields import MAX_HPN_LENGTH, MAX_HTN_LENGTH, CellListField
 from schemas.position import PositionField, cached_hpn, fast_position
-from schemas.turn import ProjectFilterField, ShapeFilterField, TurnField, TurnForm, fast_turn
+from schemas.turn import ProjectFilterField, ShapeFilterField, TurnField, TurnForm, TurnsField, fast_turn
 
 MAX_HISTORY = MAX_HALF_MOVES  # a game has no more earlier positions than half-moves
 MAX_BATCH = 1000
@@ -139,11 +139,14 @@ class ValidateRequestSchema(Schema):
 class ReplayRequestSchema(Schema):
     """``POST /v1/replay``: turns checked and applied in order from ``start``."""
 
-    turns = fields.List(
-        TurnField(metadata=_TURN_DOC),
+    turns = TurnsField(
+        MAX_REPLAY,
         required=True,
-        validate=validate.Length(max=MAX_REPLAY),
-        metadata={"description": f"At most {MAX_REPLAY} turns (a game has at most {MAX_HALF_MOVES} half-moves)."},
+        metadata={
+            "description": f"At most {MAX_REPLAY} turns (a game has at most {MAX_HALF_MOVES} half-moves): a list, "
+            "each a JSON turn or HTN text, or one score sheet (HTN turns separated by ';' or newlines, one or two "
+            "to an entry, move numbers such as '1.' or '1...' allowed)."
+        },
     )
     start = PositionField(
         load_default=None,

@@ -15,7 +15,9 @@ from enum import StrEnum
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from checker import board
-from checker.notation import parse_htn, parse_project, parse_shape
+from checker.notation import NotationError, parse_htn, parse_project, parse_shape
+from checker.position import MAX_HALF_MOVES
+from checker.scoresheet import parse_score_sheet
 from checker.turn import Echo, EchoKind, Move, Place, Project, Shape, ShapeKind, Skip, Turn
 from schemas.fields import CELL_INDEX, MAX_HTN_LENGTH, CellField, TextOrObject
 
@@ -160,6 +162,51 @@ class TurnField(TextOrObject):
     notation = "HTN"
     text_kind = "an HTN string"
     max_length = MAX_HTN_LENGTH
+
+
+MAX_SHEET_LENGTH = MAX_HALF_MOVES * (MAX_HTN_LENGTH + 8)
+"""The longest score sheet read (a full game of long turns, numbered)."""
+
+
+class ScoreSheetField(fields.Field):
+    """A score sheet (:mod:`checker.scoresheet`: move numbers, one or two
+    turns per line, ``;`` or newlines) ↔ a list of turns; an error names the
+    line, the column and the text."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or len(value) > MAX_SHEET_LENGTH:
+            raise ValidationError(f"Expected a score sheet of at most {MAX_SHEET_LENGTH} characters.")
+        try:
+            return parse_score_sheet(value)
+        except NotationError as exc:
+            raise ValidationError(f"Score sheet: {exc.message}") from exc
+
+
+class TurnsField(fields.Field):
+    """A game's turns: a list (each a JSON turn or HTN text) or one score
+    sheet (a string, read by :class:`ScoreSheetField`); at most ``max_turns``."""
+
+    def __init__(self, max_turns: int, **kwargs):
+        super().__init__(**kwargs)
+        self.max_turns = max_turns
+        self._list = fields.List(TurnField())
+        self._sheet = ScoreSheetField()
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str):
+            turns = self._sheet.deserialize(value)
+            what = "the score sheet holds"
+        elif isinstance(value, list):
+            if len(value) > self.max_turns:
+                raise ValidationError(f"Longer than maximum length {self.max_turns}.")
+            return self._list.deserialize(value)
+        else:
+            raise ValidationError("Expected a list of turns or a score sheet (a string).")
+        if len(turns) > self.max_turns:
+            raise ValidationError(
+                f"At most {self.max_turns} turns (a game has at most {MAX_HALF_MOVES} half-moves); {what} {len(turns)}."
+            )
+        return turns
 
 
 class ProjectFilterField(TextOrObject):

@@ -206,6 +206,14 @@ def test_a_local_dask_cluster_gives_the_same_rows(archive, expected, tmp_path, c
     assert any(line.startswith("speed: 240 games judged") and line.endswith("(2 workers)") for line in lines)
 
 
+def test_the_progress_bar_is_on_stderr_when_asked(tmp_path, capsys):
+    path = write_lines(tmp_path / "ok.jsonl", selfplay_records(3, seed=2))
+    code = main(["audit", str(path), "--out", str(tmp_path / "o.jsonl"), "--workers", "0", "--progress"])
+    captured = capsys.readouterr()
+    assert code == 0 and re.search(r"3 games \[", captured.err), captured.err
+    assert "games [" not in captured.out
+
+
 def test_every_row_ok_is_exit_0(tmp_path, capsys):
     path = write_lines(tmp_path / "ok.jsonl", selfplay_records(4, seed=2))
     code, lines, _ = run_cli(str(path), "--out", str(tmp_path / "o.jsonl"), "--workers", "0", capsys=capsys)

@@ -159,3 +159,21 @@ def test_the_shipped_docs_speed_md_is_the_benchmarks_own():
     text = (Path(__file__).resolve().parents[1] / "docs" / "speed.md").read_text(encoding="utf-8")
     assert text.startswith("# Speed: `make bench`\n\nWritten by `make bench`")
     assert "Hexodic checker benchmark" in text and "3. Targets" in text
+
+
+def test_the_archive_section_marks_each_target():
+    from bench import archive
+
+    figures = {
+        "one_core": (900.0, 300.0),
+        "workers": {1: {"rate": 400.0}, 2: {"rate": 600.0}},
+        "memory": {
+            archive.SMALL: {"command": 100.0, "worker": 200.0},
+            archive.LARGE: {"command": 105.0, "worker": 230.0},
+        },
+        "killed": (19_999, 20_000),
+    }
+    lines = archive.section(figures).splitlines()
+    marks = [line.rsplit(" ", 1)[-1] for line in lines if line.strip().startswith("ratio") or "rows out" in line]
+    # 3.00 meets >= 3.0; 1.50 misses >= 1.7; 1.05 meets <= 1.10; 1.15 misses; 19,999 rows of 20,000 misses
+    assert marks == ["meets", "MISSES", "meets", "MISSES", "MISSES"]

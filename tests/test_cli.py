@@ -487,7 +487,7 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str | None, list[s
             None,
             ["--history", "line 1", "HPN"],
         ),
-        "replay bad line": (["replay", str(tmp_path / "badline.txt")], None, ["line 4", "HTN", "zz"]),
+        "replay bad line": (["replay", str(tmp_path / "badline.txt")], None, ["line 4, column 1", "zz is not a cell"]),
         "replay json not an object": (["replay", str(tmp_path / "list.json")], None, ["JSON object"]),
         "replay inconsistent start": (
             ["replay", "-"],

@@ -26,6 +26,7 @@ from checker.notation import (
     SHAPE_TOKEN_PATTERN,
     START_HPN,
 )
+from checker.scoresheet import SCORE_SHEET_PATTERN
 from checker.version import RULES_VERSION
 from checker.web import blueprints
 from checker.web.endpoints import Endpoint
@@ -33,6 +34,7 @@ from schemas.fields import CellField, CellListField
 from schemas.position import CellMapField, CellStateSchema, PositionField, PositionObjectSchema
 from schemas.responses import ProblemSchema, TurnListField, TurnOutSchema
 from schemas.turn import (
+    MAX_SHEET_LENGTH,
     PROJECT_KEYS,
     EchoSchema,
     ProjectFilterField,
@@ -41,6 +43,7 @@ from schemas.turn import (
     ShapeSchema,
     TurnField,
     TurnObjectSchema,
+    TurnsField,
 )
 
 _REF = "#/components/schemas/"
@@ -68,17 +71,24 @@ def _custom_fields(self, field, **kwargs) -> dict:
             ]
         }
     if isinstance(field, TurnField):
+        return _turn_doc()
+    if isinstance(field, TurnsField):
         return {
             "oneOf": [
                 {
-                    "type": "string",
-                    "description": "HTN (the rules reference, /rules#htn)",
-                    "example": "c3 +d4",
-                    "pattern": HTN_PATTERN,
-                    "minLength": 1,
-                    "maxLength": 64,
+                    "type": "array",
+                    "maxItems": field.max_turns,
+                    "items": {"description": "A JSON turn or an HTN string.", **_turn_doc()},
                 },
-                {"$ref": _REF + "TurnObject"},
+                {
+                    "type": "string",
+                    "description": "A score sheet: HTN turns separated by ';' or newlines, one or two to an entry, "
+                    "move numbers such as '1.' or '1...' allowed.",
+                    "example": "1. c3 +d4 e5 +d4",
+                    "pattern": SCORE_SHEET_PATTERN,
+                    "minLength": 1,
+                    "maxLength": MAX_SHEET_LENGTH,
+                },
             ]
         }
     if isinstance(field, ProjectFilterField):
@@ -109,6 +119,23 @@ def _custom_fields(self, field, **kwargs) -> dict:
     if isinstance(field, CellListField):
         return {"type": "array", "uniqueItems": True, "items": {"type": "string", "example": "c3", "pattern": _CELL}}
     return {}
+
+
+def _turn_doc() -> dict:
+    """A turn: HTN text or a JSON turn."""
+    return {
+        "oneOf": [
+            {
+                "type": "string",
+                "description": "HTN (the rules reference, /rules#htn)",
+                "example": "c3 +d4",
+                "pattern": HTN_PATTERN,
+                "minLength": 1,
+                "maxLength": 64,
+            },
+            {"$ref": _REF + "TurnObject"},
+        ]
+    }
 
 
 def _project_component() -> dict:

@@ -27,7 +27,7 @@ records, so a retried chunk gives the same rows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
@@ -35,7 +35,7 @@ from marshmallow import ValidationError
 
 from checker.notation import NotationError, parse_htn, turn_to_htn
 from checker.position import MAX_HALF_MOVES, Position
-from checker.replay import replay_quickly
+from checker.replay import Replay, replay_quickly
 from checker.scoresheet import parse_score_sheet
 from checker.service.problems import json_type
 from checker.turn import Turn
@@ -152,8 +152,9 @@ def _id(record: dict) -> str | int:
     return value
 
 
-def judge(raw: Any, file: str, line: int) -> dict:
-    """The row of one record (see the module's docstring)."""
+def judge(raw: Any, file: str, line: int, replayer: Callable[..., Replay] = replay_quickly) -> dict:
+    """The row of one record (see the module's docstring).  ``replayer``: the
+    benchmark's baseline passes :func:`checker.replay.replay`."""
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
     row.update(line=line, file=file, checked=0, violations=[])
     try:
@@ -172,7 +173,7 @@ def judge(raw: Any, file: str, line: int) -> dict:
     except _Bad as exc:
         row.update(status="bad-record", error=str(exc))
         return row
-    game = replay_quickly(turns) if start is None else replay_quickly(turns, start, [])
+    game = replayer(turns) if start is None else replayer(turns, start, [])
     row["checked"] = game.checked
     if game.first_illegal is not None:
         row.update(
@@ -192,6 +193,6 @@ def _shown(value: object) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def judge_chunk(records: Sequence[Record]) -> list[dict]:
+def judge_chunk(records: Sequence[Record], replayer: Callable[..., Replay] = replay_quickly) -> list[dict]:
     """The rows of a chunk of records, in order: what each Dask task runs."""
-    return [judge(raw, file, line) for file, line, raw in records]
+    return [judge(raw, file, line, replayer) for file, line, raw in records]

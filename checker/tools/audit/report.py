@@ -43,6 +43,8 @@ class Summary:
     seconds: float = 0.0
     workers: int = 1
     judged: int = 0  # rows judged by this run (not kept from an earlier one)
+    command_peak_mib: float = 0.0
+    worker_peak_mib: float | None = None  # the largest worker's peak (None: judged in the command)
 
     def add(self, row: dict) -> None:
         self.total += 1
@@ -76,6 +78,9 @@ class Summary:
                 f"speed: {self.judged:,} games judged in {self.seconds:.1f} s: {self.rate():,.0f} games/s "
                 f"({self.workers} worker{'s' if self.workers != 1 else ''})"
             )
+        if self.command_peak_mib:
+            workers = "" if self.worker_peak_mib is None else f", {self.worker_peak_mib:,.0f} MiB in the largest worker"
+            out.append(f"memory: peak {self.command_peak_mib:,.0f} MiB in the command{workers}")
         return out
 
 

@@ -179,6 +179,9 @@ def audit(options: Options, on_rows: Callable[[int], None] | None = None) -> Out
         else:
             _distribute(client, chunks, write, options.window or 3 * _workers(client))
         summary.workers = _workers(client)
+        if client is not None:
+            summary.worker_peak_mib = max(client.run(peak_mib).values(), default=0.0)
+    summary.command_peak_mib = peak_mib()
     if summary.total == 0 and records.error is None:
         partial.unlink(missing_ok=True)
         raise AuditError("the inputs hold no record")
@@ -218,6 +221,13 @@ def _distribute(client: Any, chunks: Iterator[list], write: Callable[[list[dict]
         while written in finished:
             write(finished.pop(written))
             written += 1
+
+
+def peak_mib() -> float:
+    """This process's peak resident memory, in MiB (what each worker reports too)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _to_parquet(partial: Path, out: Path) -> None:

@@ -81,11 +81,20 @@ def _spoil(rng: random.Random, record: dict) -> dict | bytes:
     return record
 
 
-def selfplay_records(games: int, seed: int = 0, spoil: float = 0.0) -> Iterator[dict | bytes]:
-    """The archive's records (a dict, or the bytes of a line that does not read)."""
+def selfplay_records(
+    games: int, seed: int = 0, spoil: float = 0.0, distinct: int | None = None
+) -> Iterator[dict | bytes]:
+    """The archive's records (a dict, or the bytes of a line that does not read).
+    ``distinct``: only that many different games, repeated (with their own
+    ids and spoils) to make large archives quickly for the benchmark."""
+    played: dict[int, tuple[list[str], str | None]] = {}
     for n in range(games):
         rng = random.Random(f"{seed} selfplay {n}")
-        texts, result = _game(rng)
+        k = n if distinct is None else n % distinct
+        if k not in played:
+            played[k] = _game(random.Random(f"{seed} selfplay {k}") if k != n else rng)
+        texts, result = played[k] if distinct is not None else played.pop(k)
+        texts = list(texts)
         record: dict = {"id": f"selfplay-{seed}-{n}", "turns": _sheet(texts) if rng.random() < 0.2 else texts}
         record["result"] = result
         if spoil and rng.random() < spoil:
@@ -94,12 +103,12 @@ def selfplay_records(games: int, seed: int = 0, spoil: float = 0.0) -> Iterator[
             yield record
 
 
-def write_archive(path: str, games: int, seed: int = 0, spoil: float = 0.0) -> int:
+def write_archive(path: str, games: int, seed: int = 0, spoil: float = 0.0, distinct: int | None = None) -> int:
     """Write the archive as JSON Lines (gzip for ``.gz``, zstd for ``.zst``,
     Parquet for ``.parquet``, where an unreadable line is left out); returns
     the number of records written."""
     target = Path(path)
-    records = selfplay_records(games, seed, spoil)
+    records = selfplay_records(games, seed, spoil, distinct)
     if target.suffix == ".parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq

@@ -15,11 +15,9 @@ from checker.tools.cli.common import (
     hpn_or_why,
     is_json_text,
     json_type,
-    labeller,
     read_json,
     show,
     show_json,
-    text_lines,
     verdict_lines,
     worded,
 )
@@ -35,8 +33,9 @@ def add_to(sub) -> None:
     r.add_argument(
         "file",
         metavar="FILE",
-        help="a JSON file with the /v1/replay body {turns, start?, history?}, or a text file with "
-        "one HTN turn per line (blank lines and lines starting with # are ignored); - for stdin",
+        help="a JSON file with the /v1/replay body {turns, start?, history?}, or a score sheet: HTN turns "
+        "one or two to a line or separated by ';', move numbers such as '1.' or '1...' allowed (blank lines and "
+        "lines starting with # are ignored); - for stdin",
     )
     r.add_argument("--json", action="store_true", help="print the HTTP body (POST /v1/replay) as JSON")
     r.set_defaults(run=run)
@@ -57,9 +56,12 @@ def _replay_input(path: str, reader: Reader) -> tuple[dict, Labeller]:
             return f"{label}: {'.'.join(p)}" if p else label
 
         return body, label_json
-    lines = text_lines(text)
-    numbers = [n for n, _ in lines]
-    return {"turns": [t for _, t in lines]}, labeller({"turns": label}, {"turns": numbers})
+    # A score sheet, read as the API reads the text form of turns; comment lines
+    # become blank lines, so the line numbers of its errors are the file's.
+    sheet = "\n".join("" if line.lstrip().startswith("#") else line for line in text.splitlines())
+    if not sheet.strip():
+        raise BadInput(f"{label}: no turn: write HTN turns one per line or separated by ';', such as c3 +d4; e5 +d4")
+    return {"turns": sheet}, lambda path: label
 
 
 def run(args, reader: Reader) -> int:

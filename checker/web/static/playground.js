@@ -183,15 +183,70 @@
 
   // A score sheet's turns, as the server's checker.scoresheet reads
   // them: one per line or separated by ";", a leading move number dropped.
-  function splitTurns(text) {
-    const out = [];
-    for (const line of text.split(/\r?\n/)) {
-      for (const entry of line.split(";")) {
-        const t = entry.trim().replace(/^\d+\s*\.+\s*/, "").trim();
-        if (t) out.push(t);
-      }
+  // ------------------------------------------------------- score sheets --
+  // checker/scoresheet.py's reader, ported: lines (or ';'-separated entries),
+  // each with an optional move number (12. or 12...) and one or two HTN turns
+  // (a new turn starts at every token that is not a Shape or an Echo).  The
+  // shared cases of checker/data/scoresheet_cases.json hold the two equal
+  // (tests/web/test_scoresheet_everywhere.py), and HTN_PATTERN is the
+  // server's own (checker.notation.HTN_PATTERN; tests/test_patterns.py).
+  const HTN_PATTERN = "^[ \t\r\n]*(?:[sS][kK][iI][pP]|(?:[aA][1-4]|[bB][1-5]|[cC][1-6]|[dD][1-7]|[eE][2-7]|[fF][3-7]|[gG][4-7])(?:[-xX](?:[aA][1-4]|[bB][1-5]|[cC][1-6]|[dD][1-7]|[eE][2-7]|[fF][3-7]|[gG][4-7]))?)(?:[ \t\r\n]+[-+](?:[aA][1-4]|[bB][1-5]|[cC][1-6]|[dD][1-7]|[eE][2-7]|[fF][3-7]|[gG][4-7]))?(?:[ \t\r\n]+[*#](?:[aA][1-4]|[bB][1-5]|[cC][1-6]|[dD][1-7]|[eE][2-7]|[fF][3-7]|[gG][4-7]))?[ \t\r\n]*$";
+  const HTN_RE = new RegExp(HTN_PATTERN);
+  const SHEET_NUMBER_RE = /^[0-9]+[ \t]*\.+[ \t]*/;
+
+  class SheetError extends Error {
+    constructor(reason, line, column, text) {
+      super(line ? `line ${line}, column ${column} ('${text}'): ${reason}` : reason);
+      Object.assign(this, { reason, line, column, text });
+    }
+  }
+
+  function sheetEntryTurns(line, column, entry) {
+    const lead = entry.length - entry.replace(/^[ \t]+/, "").length;
+    const number = SHEET_NUMBER_RE.exec(entry.slice(lead));
+    const tokens = /[^ \t]+/g;
+    tokens.lastIndex = number ? lead + number[0].length : 0;
+    const groups = [];
+    let m;
+    while ((m = tokens.exec(entry))) {
+      const token = { start: m.index, end: m.index + m[0].length };
+      if ("+-*#".includes(m[0][0]) && groups.length) groups[groups.length - 1].push(token);
+      else groups.push([token]);
+    }
+    const out = groups.map((g) => {
+      const text = entry.slice(g[0].start, g[g.length - 1].end);
+      const where = column + g[0].start;
+      if (!HTN_RE.test(text)) throw new SheetError("not an HTN turn (see the rules reference, HTN)", line, where, text);
+      return { text, line, column: where };
+    });
+    if (out.length > 2) {
+      throw new SheetError("an entry holds at most two turns (A's and B's); start a new line or write ';'",
+        line, out[2].column, out[2].text);
     }
     return out;
+  }
+
+  // A score sheet's turns one per line for the sheet's box (the text as it is when it does not read).
+  function sheetLines(text) {
+    try {
+      return readScoreSheet(text).map((t) => t.text).join("\n");
+    } catch (err) {
+      return text;
+    }
+  }
+
+  // The turns of a score sheet as written ({text, line, column}); throws SheetError.
+  function readScoreSheet(text) {
+    const turns = [];
+    text.split(/\r\n|\r|\n/).forEach((lineText, i) => {
+      let column = 1;
+      for (const entry of lineText.split(";")) {
+        turns.push(...sheetEntryTurns(i + 1, column, entry));
+        column += entry.length + 1;
+      }
+    });
+    if (!turns.length) throw new SheetError("no turn: write HTN turns one per line or separated by ';', such as c3 +d4; e5 +d4");
+    return turns;
   }
 
   // ----------------------------------------------------- turn and HTN --
@@ -1008,9 +1063,18 @@
   // history kept, up to the first illegal one; then opens turn ``at`` (default:
   // the first illegal turn, or the position after the last).
   const loadGame = task(async function (text, at, alt) {
-    const texts = splitTurns(text);
-    if (!texts.length || texts.length > MAX_TURNS) {
-      const why = texts.length ? `${texts.length} turns: a game has at most ${MAX_TURNS} half-moves.` : "The score sheet has no turn.";
+    let texts;
+    try {
+      texts = readScoreSheet(text).map((t) => t.text.replace(/[ \t]+/g, " "));
+    } catch (err) {
+      if (!(err instanceof SheetError)) throw err;
+      const why = "Score sheet: " + err.message;
+      el.gameStatus.replaceChildren(problemNode(new ApiError(why)));
+      say("The game was not loaded: " + why);
+      return false;
+    }
+    if (texts.length > MAX_TURNS) {
+      const why = `${texts.length} turns: a game has at most ${MAX_TURNS} half-moves.`;
       el.gameStatus.replaceChildren(problemNode(new ApiError(why)));
       say("The game was not loaded: " + why);
       return false;
@@ -1067,7 +1131,9 @@
   function remember(replace) {
     if (!state.hpn) return;
     const q = addressQuery();
-    const url = location.pathname + (q ? "?" + q : "");
+    // one leading slash: a path of "//" would make "//?turns=..." an address on another host
+    const here = location.pathname.replace(/^\/+/, "/");
+    const url = here + (q ? "?" + q : "");
     if (url === location.pathname + location.search) return;
     if (replace) history.replaceState(null, "", url);
     else history.pushState(null, "", url);
@@ -1083,7 +1149,7 @@
     if (turns !== null) {
       if (state.game && state.game.turns.length && state.game.turns.join(";") === turns)
         return openGameAt(at || state.game.positions.length, turn);
-      el.sheet.value = splitTurns(turns).join("\n");
+      el.sheet.value = sheetLines(turns);
       return loadGame(turns, at, turn);
     }
     if (position !== null) {
@@ -1235,4 +1301,6 @@
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
+  // For the tests that hold the reader equal to the server's (and for a console).
+  window.HexodicPlayground = Object.freeze({ readScoreSheet });
 })();
