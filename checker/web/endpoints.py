@@ -120,7 +120,25 @@ def load_query(schema: Schema) -> dict:
     try:
         return schema.load(flask.request.args.to_dict())
     except ValidationError as exc:
-        raise QueryError(exc.messages) from None
+        messages = exc.messages if isinstance(exc.messages, dict) else {"_schema": exc.messages}
+        raise QueryError({**messages, **_plus_hints(messages)}) from None
+
+
+# The parameters that hold HTN, where '+' raises a cell: URL decoding reads a literal '+' as a space.
+_HTN_PARAMETERS = ("turn", "turns")
+PLUS_HINT = "A '+' in a link's query is read as a space: write it as %2B (turn=c3%20%2Bd4)."
+
+
+def _plus_hints(messages: dict) -> dict:
+    """For each HTN parameter that did not read while the raw query holds a
+    literal '+': its messages with :data:`PLUS_HINT` after them."""
+    if b"+" not in flask.request.query_string:
+        return {}
+    return {
+        name: [*(messages[name] if isinstance(messages[name], list) else [messages[name]]), PLUS_HINT]
+        for name in _HTN_PARAMETERS
+        if name in messages
+    }
 
 
 def reply(data, status: int = 200) -> Response:
