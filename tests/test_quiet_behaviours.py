@@ -202,7 +202,7 @@ def test_a_black_move_number_is_dropped_whole(client):
     resp = client.get("/game", query_string={"turns": "1. c3 +d4; 1... e5 +d4"})
     assert resp.status_code == 200
     page = resp.get_data(as_text=True)
-    assert "Hexodic game of 2 turns, every turn legal" in page
+    assert "<title>Game: 2 legal turns · Hexodic checker</title>" in page
     # A's Stone on c3, B's on e5, d4 raised twice (RULES §5)
     assert "<title>c3: Tier 0, A's Stone</title>" in page and "<title>e5: Tier 0, B's Stone</title>" in page
     assert "<title>d4: Tier 2, no Stone</title>" in page

@@ -212,6 +212,15 @@ def game_page(data: dict):
 
 
 def _game_title(count: int, game, at: int, end: int | None) -> str:
-    state = "every turn legal" if game.legal else f"turn {game.first_illegal.index + 1} illegal"
-    where = "the final position" if at == end else f"turn {at}"
-    return f"Hexodic game of {count} turn{'s' if count != 1 else ''}, {state}: {where}"
+    """The game page's title, a sentence: "Game: 24 legal turns, turn 25 illegal
+    (place.empty)", and where the page opens when that is not the default (the
+    first illegal turn, or the final position)."""
+    first = game.first_illegal
+    legal = count if first is None else first.index
+    title = f"Game: {legal} legal turn{'s' if legal != 1 else ''}"
+    if first is not None:
+        title += f", turn {first.index + 1} illegal ({', '.join(first.verdict.violations)})"
+    default = end if first is None else first.index + 1
+    if at != default:
+        title += f"; shown at {'the final position' if at == end else f'turn {at}'}"
+    return title

@@ -267,3 +267,19 @@ def test_an_api_client_still_gets_problems_from_the_api(client):
     assert resp.status_code == 422 and resp.mimetype == "application/problem+json"
     resp = client.get("/no/such/page", headers=BROWSER)
     assert resp.status_code == 404 and resp.mimetype == "text/html" and "No such path" in parse(resp).words
+
+
+@pytest.mark.parametrize(
+    "query, title",
+    [
+        ("c3 +d4;e5 +d4;e5 +d5", "Game: 2 legal turns, turn 3 illegal (place.empty)"),
+        ("c3 +d4;e5 +d4;e5 +d5&at=1", "Game: 2 legal turns, turn 3 illegal (place.empty); shown at turn 1"),
+        ("c3 +d4", "Game: 1 legal turn"),
+        ("c3 +d4;e5 +d4&at=1", "Game: 2 legal turns; shown at turn 1"),
+        ("d4 +d4", "Game: 0 legal turns, turn 1 illegal (place.opening-restriction)"),
+    ],
+)
+def test_the_game_pages_title_is_a_sentence(client, query, title):
+    turns, _, at = query.partition("&at=")
+    page = client.get("/game", query_string={"turns": turns, **({"at": at} if at else {})}).get_data(as_text=True)
+    assert f"<title>{title} · Hexodic checker</title>" in page
