@@ -117,8 +117,25 @@ def _client(options: Options) -> Iterator[Any]:
         yield None
         return
     require("audit")
+    import dask
     from distributed import Client, LocalCluster
 
+    with dask.config.set(DASK_CONFIG):
+        yield from _start(options, Client, LocalCluster)
+
+
+DASK_CONFIG = {
+    # Dask keeps the last N messages of every connection and the last N transitions for
+    # debugging (default 1,000): with a chunk of records in each task's message, that is
+    # hundreds of MB in the command (its Client and the LocalCluster's scheduler) and in
+    # each worker.  Set here for the command and the local cluster's workers; an existing
+    # cluster gets it from DASK_DISTRIBUTED__ADMIN__LOW_LEVEL_LOG_LENGTH (deploy/audit/).
+    "distributed.admin.low-level-log-length": 10,
+    "distributed.diagnostics.computations.max-history": 10,
+}
+
+
+def _start(options: Options, Client: Any, LocalCluster: Any) -> Iterator[Any]:
     if options.scheduler is not None:
         try:
             client = Client(options.scheduler, timeout="5s")
