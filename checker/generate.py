@@ -249,8 +249,10 @@ def turn_is_legal(pos: Position, turn: Turn, *, game_over_checked: bool = False)
         if s is None:
             if mandating_shapes(options, after, me):
                 return False
-        elif s not in options:
-            return False
+        else:
+            interned = (RAISES if s.kind == RAISE else LOWERS)[s.cell]  # legal_shapes gives interned Shapes
+            if not any(o is interned for o in options):
+                return False
     if e is None:
         return True
     if m.charges <= 0:

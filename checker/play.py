@@ -148,10 +148,8 @@ def weigh_encirclement(stones: Sequence[str | None], tiers: Sequence[int], mover
     whose six slots are all edge or the mover's stones, weighed on this board."""
     enemy = other(mover)
     out = []
-    for c in board.CELLS:
+    for c in [c for c in board.CELLS if stones[c] == enemy and tiers[c] >= 1]:
         t = tiers[c]
-        if stones[c] != enemy or t < 1:
-            continue
         slots = SLOTS[c]
         if not all(s is None or stones[s] == mover for s in slots):
             continue
