@@ -297,7 +297,8 @@ def end_of_game(before: Position, after: Position, skipped: bool, history: Seque
             rep,
             more=LINKS["takeover"],
         )
-    group = network_group(after.stones, after.tiers, me)
+    # a Network needs 5 stones on Tier 2: with fewer Tier-2 cells there is none to look for
+    group = network_group(after.stones, after.tiers, me) if after.tiers.count(2) >= 5 else []
     if len(group) >= 5:
         return GameResult(
             True,

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from checker import board
-from checker.board import NEIGHBOURS, WITHIN_2, Cell
+from checker.board import NEIGHBOURS, STEPS, WITHIN_2, Cell
 from checker.ending import game_over_reason
 from checker.position import Position, other
 from checker.projects import legal_projects, project_is_legal
@@ -35,6 +35,7 @@ from checker.turn import CAPTURE, CAPTURES, LOCKS, LOWERS, RAISE, RAISES, Move, 
 
 __all__ = [
     "legal_shapes",
+    "shape_is_legal",
     "mandating_shapes",
     "echo_capture_cells",
     "echo_lock_cells",
@@ -59,6 +60,16 @@ def legal_shapes(tiers: Sequence[int], locked: Sequence[bool], landing: Cell, lo
         if t > 0 and lowers_left > 0:
             out.append(LOWERS[c])
     return out
+
+
+def shape_is_legal(tiers: Sequence[int], locked: Sequence[bool], landing: Cell, lowers_left: int, shape: Shape) -> bool:
+    """Whether ``shape`` is one of :func:`legal_shapes` (the same conditions,
+    for one Shape: within 2 steps, unlocked, a raise below Tier 2, a lower
+    above Tier 0 with the lowering budget not spent)."""
+    c = shape.cell
+    if STEPS[landing][c] > 2 or locked[c]:
+        return False
+    return tiers[c] < 2 if shape.kind == RAISE else tiers[c] > 0 and lowers_left > 0
 
 
 def mandating_shapes(shapes: Sequence[Shape], stones: Sequence[str | None], mover: str) -> list[Shape]:
@@ -245,14 +256,11 @@ def turn_is_legal(pos: Position, turn: Turn, *, game_over_checked: bool = False)
         if s is not None:
             return False
     else:
-        options = legal_shapes(pos.tiers, pos.locked, landing, m.lowers_left)
         if s is None:
-            if mandating_shapes(options, after, me):
+            if mandating_shapes(legal_shapes(pos.tiers, pos.locked, landing, m.lowers_left), after, me):
                 return False
-        else:
-            interned = (RAISES if s.kind == RAISE else LOWERS)[s.cell]  # legal_shapes gives interned Shapes
-            if not any(o is interned for o in options):
-                return False
+        elif not shape_is_legal(pos.tiers, pos.locked, landing, m.lowers_left, s):
+            return False
     if e is None:
         return True
     if m.charges <= 0:

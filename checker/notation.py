@@ -20,6 +20,7 @@ checker.notation.NotationError: '+h9': h9 is not a cell
 
 from __future__ import annotations
 
+import functools
 import re
 
 from checker import board
@@ -386,9 +387,19 @@ def _explain_htn(text: str) -> NotationError:
 
 def parse_htn(text: str) -> Turn:
     """Parse an HTN turn: the Project, then the Shape if any, then the Echo if
-    any.  Raises :class:`NotationError`."""
+    any.  Raises :class:`NotationError`.  A turn is an immutable value, and a
+    game archive writes the same few thousand turns again and again, so the
+    last HTN_CACHE_SIZE texts read are remembered."""
     if not isinstance(text, str):
         raise NotationError("an HTN turn must be a string", "turn")
+    return _parse_htn(text)
+
+
+HTN_CACHE_SIZE = 8192
+
+
+@functools.lru_cache(maxsize=HTN_CACHE_SIZE)
+def _parse_htn(text: str) -> Turn:
     m = _HTN_RE.fullmatch(text)
     if m is None:
         raise _explain_htn(text)

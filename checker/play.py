@@ -215,7 +215,7 @@ def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None, 
     m, e = pos.player(me), pos.player(enemy)
     stones = list(pos.stones)
     tiers = list(pos.tiers)
-    locked = list(pos.locked)
+    locked = pos.locked  # a tuple: copied only by an Echo-Lock
     p, shape, echo = turn
     captured: dict[CaptureKind, list[Cell]] = {kind: [] for kind in _CAPTURE_KINDS}
     m_reserve, m_charges, m_lowers, m_raises = m.reserve, m.charges, m.lowers_left, m.raises
@@ -248,7 +248,7 @@ def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None, 
     if echo is not None:
         m_charges -= 1
         if echo.kind == LOCK:
-            locked[echo.cell] = True
+            locked = locked[: echo.cell] + (True,) + locked[echo.cell + 1 :]
             m_lock = True
     # The capture checks: the normal one, then the Echo-Capture's.
     weighings = weigh_encirclement(stones, tiers, me)
@@ -286,7 +286,14 @@ def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None, 
             e.cooldown | frozenset(all_captured),
         )
     )
-    after = Position(tiers, stones, locked, enemy, pos.half_moves + 1, {me: new_m, enemy: new_e})
+    after = Position._made(
+        tuple(tiers),
+        tuple(stones),
+        locked,
+        enemy,
+        pos.half_moves + 1,
+        (new_m, new_e) if me == "A" else (new_e, new_m),
+    )
 
     told = (
         _events(

@@ -118,6 +118,25 @@ class Position:
     # -- construction ----------------------------------------------------
 
     @classmethod
+    def _made(
+        cls,
+        tiers: tuple[int, ...],
+        stones: tuple[str | None, ...],
+        locked: tuple[bool, ...],
+        to_move: str,
+        half_moves: int,
+        players: tuple[PlayerState, PlayerState],
+    ) -> Position:
+        """A position from parts already in shape (tuples of the board's size,
+        ``locked`` of bools, the players as (A, B)): what :func:`checker.play.apply`
+        makes after every turn, without the checks of ``__init__``."""
+        self = object.__new__(cls)
+        self.tiers, self.stones, self.locked = tiers, stones, locked
+        self.to_move, self.half_moves, self._players = to_move, half_moves, players
+        self._hash = self._key = self._problems = None
+        return self
+
+    @classmethod
     def start(cls) -> Position:
         """The start position: empty tier-0 board, A to move, full reserves."""
         return _START

@@ -103,11 +103,11 @@ def has_legal_project(pos: Position) -> bool:
 
 def project_is_legal(pos: Position, project: Project) -> bool:
     """Whether ``project`` is among :func:`legal_projects`, decided for it alone."""
-    if pos.mover.reserve > 0:
-        skip = bool(pos.mover.cooldown) and skip_applies(pos)
-        if isinstance(project, Skip):
-            return skip
-        return isinstance(project, Place) and not skip and may_place(pos, project.cell)
+    m = pos.mover
+    if m.reserve > 0:
+        if isinstance(project, Place):
+            return may_place(pos, project.cell)  # a legal Place means the skip does not apply
+        return isinstance(project, Skip) and bool(m.cooldown) and skip_applies(pos)
     return isinstance(project, Move) and may_move(pos, project.src, project.dst)
 
 
