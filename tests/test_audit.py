@@ -346,7 +346,9 @@ def dask_cluster(tmp_path):
     """``dask scheduler`` and two ``dask worker`` processes on loopback, from this environment."""
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
-    common = {"cwd": tmp_path, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    # as deploy/audit/ runs them: Dask's debugging logs kept short (checker/tools/audit/run.py)
+    env = {**os.environ, "DASK_DISTRIBUTED__ADMIN__LOW_LEVEL_LOG_LENGTH": "10"}
+    common = {"cwd": tmp_path, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": env}
     scheduler = subprocess.Popen(
         [BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"], **common
     )

@@ -49,6 +49,16 @@ def test_the_image_is_built_with_the_audit_extra_when_asked():
     assert "docker build --build-arg AUDIT=true -t hexodic-checker:0.1.0-audit ." in recipe
 
 
+def test_dasks_debugging_logs_are_kept_short_as_the_command_keeps_them():
+    from checker.tools.audit.run import DASK_CONFIG
+
+    length = str(DASK_CONFIG["distributed.admin.low-level-log-length"])
+    for part in ("worker", "scheduler"):
+        (container,) = CLUSTER["spec"][part]["spec"]["containers"]
+        env = {e["name"]: e["value"] for e in container["env"]}
+        assert env["DASK_DISTRIBUTED__ADMIN__LOW_LEVEL_LOG_LENGTH"] == length
+
+
 def test_the_scheduler_service_exposes_the_dask_port():
     service = CLUSTER["spec"]["scheduler"]["service"]
     (port,) = service["ports"]

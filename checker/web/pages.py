@@ -21,6 +21,7 @@ dicts as the JSON answers) → template.
 from __future__ import annotations
 
 from flask import Response, current_app, render_template, request, url_for
+from markupsafe import Markup, escape
 from werkzeug.wrappers import Response as BaseResponse
 
 from checker.catalogue import RULES
@@ -71,12 +72,22 @@ def rules_link(rule_id: str) -> str:
     return url_for("rules.rules", _anchor=rule_id)
 
 
+def rule_id(rule: str) -> Markup:
+    """A rule id as HTML that a line may break only after a dot, never inside
+    a word or at a hyphen (``echo-lock.`` / ``tier``): its parts are kept whole
+    (pages.css: ``.rule-id span``) with a break opportunity after each dot."""
+    parts = rule.split(".")
+    pieces = [escape(part + ("." if i < len(parts) - 1 else "")) for i, part in enumerate(parts)]
+    return Markup('<code class="rule-id">' + "<wbr>".join(f"<span>{p}</span>" for p in pieces) + "</code>")
+
+
 @bp.app_context_processor
 def _helpers() -> dict:
     return {
         "STATUS": STATUS,
         "RULES": RULES,
         "rules_link": rules_link,
+        "rule_id": rule_id,
         "RULES_VERSION": RULES_VERSION,
         "PACKAGE_VERSION": PACKAGE_VERSION,
     }

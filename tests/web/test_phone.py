@@ -219,6 +219,7 @@ def test_the_playground_through_a_turn(base, page, width, scheme):
     page.wait_for_selector("#result .verdict-box")
     page.wait_for_selector("#board-view g.cell[data-cell='d4'][data-highlight='true']")
     _state_ok(page, "after an illegal Check")
+    _rule_ids_whole(page, "the playground's checks")
     assert_accessible(page)
     summary = page.evaluate("document.getElementById('verdict-summary').getBoundingClientRect().toJSON()")
     assert summary["top"] >= 0 and summary["bottom"] <= HEIGHT, f"the verdict's summary is out of view: {summary}"
@@ -281,6 +282,17 @@ def _luminance(css_colour: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+# Each part of a rule id (up to and including a dot) on one line: a line breaks only after a dot.
+BROKEN_RULE_IDS = """() => [...document.querySelectorAll('code.rule-id')]
+    .filter(code => [...code.querySelectorAll('span')].some(s => s.getClientRects().length !== 1))
+    .map(code => code.textContent)"""
+
+
+def _rule_ids_whole(page, state: str) -> None:
+    assert page.locator("code.rule-id").count() >= 5, f"{state}: no rule id found"
+    assert page.evaluate(BROKEN_RULE_IDS) == [], f"{state}: a rule id broken inside a word"
+
+
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_other_pages_fit_follow_the_colour_scheme_and_pass_axe(base, page, width, scheme):
@@ -292,6 +304,8 @@ def test_the_other_pages_fit_follow_the_colour_scheme_and_pass_axe(base, page, w
             # the permalink's board: its cell labels readable from an iPhone X's width up
             smallest = page.evaluate(SMALLEST_LABEL.replace("#board-view", "figure.board-figure"))
             assert smallest >= MIN_LABEL_PX, f"{name}: a cell label is {smallest:.1f} px"
+        if name in ("/check", "/game"):
+            _rule_ids_whole(page, name)
         colours = page.evaluate(
             "[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]"
         )

@@ -183,6 +183,17 @@
 
   // A score sheet's turns, as the server's checker.scoresheet reads
   // them: one per line or separated by ";", a leading move number dropped.
+  // A rule id that a line may break only after a dot (as checker/web/pages.py rule_id
+  // writes it on the pages): each part kept whole, a break opportunity after each dot.
+  function ruleIdNode(rule) {
+    const code = h("code", { class: "rule-id" });
+    rule.split(".").forEach((part, i, parts) => {
+      if (i) code.append(document.createElement("wbr"));
+      code.append(h("span", { text: part + (i < parts.length - 1 ? "." : "") }));
+    });
+    return code;
+  }
+
   // ------------------------------------------------------- score sheets --
   // checker/scoresheet.py's reader, ported: lines (or ';'-separated entries),
   // each with an optional move number (12. or 12...) and one or two HTN turns
@@ -648,7 +659,7 @@
           h("span", { class: "status-text", text: st.text })
         ),
         h("td", { class: "step", text: c.step }),
-        h("td", { class: "rule" }, h("a", { href: c.rule_url || "/rules#" + c.rule, title: "The rule's text" }, h("code", { text: c.rule }))),
+        h("td", { class: "rule" }, h("a", { href: c.rule_url || "/rules#" + c.rule, title: "The rule's text" }, ruleIdNode(c.rule))),
         h("td", { class: "msg", text: c.message }),
         h(
           "td",
