@@ -328,7 +328,7 @@ _ABOUT = Section(
             "The same texts are served by the checker itself: `GET /rules` (this reference as one HTML page), "
             "`GET /v1/rules` (every entry as JSON) and `hexodic-check rules [ID]` (in a terminal). They are "
             "written from `checker/catalogue.py` (the rule ids, capture kinds, end-of-game reasons and decided "
-            "readings) and `checker/reference.py` (everything else); `make docs/rules.md` rewrites this file. "
+            "readings) and `checker/reference.py` (everything else). "
             "Sections 1–11 are numbered as in the Hexodic rules team's contract, so a citation such as "
             '"RULES §10" (in the code, or in a conformance vector\'s description) is section 10 here.'
         ),
@@ -1254,7 +1254,7 @@ def html_page(stylesheet: str | tuple[str, ...] | None = None) -> str:
         f"<header><h1>{TITLE}</h1>\n<p>The rules the Hexodic move-legality checker judges by, rules "
         f'version {RULES_VERSION}. <a href="/">Playground</a> · <a href="/docs">API</a> · '
         f'<a href="/v1/rules">as JSON</a></p>\n'
-        f'<nav aria-label="Contents"><ol>\n{toc}\n</ol></nav></header>\n<main>\n{body}\n</main>\n'
+        f'<nav aria-label="Contents"><ul class="toc">\n{toc}\n</ul></nav></header>\n<main>\n{body}\n</main>\n'
         "</body>\n</html>\n"
     )
 

@@ -315,3 +315,26 @@ def test_the_other_pages_fit_follow_the_colour_scheme_and_pass_axe(base, page, w
         else:
             assert background > 0.9 and ink < 0.2, (name, colours)
         assert_accessible(page)
+
+
+TOC_HEIGHTS = """() => [...document.querySelectorAll('nav[aria-label=Contents] a')]
+    .map(a => a.getBoundingClientRect().height)"""
+
+
+@pytest.mark.parametrize("scheme", ["light"])
+@pytest.mark.parametrize("width", [375, 1280])
+def test_the_rules_page_is_numbered_once_and_its_tap_targets_are_large_enough(base, page, width, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.goto(base + "rules" if base.endswith("/") else base + "/rules")
+    titles = page.eval_on_selector_all("nav[aria-label=Contents] li", "lis => lis.map(li => li.innerText)")
+    # each title carries its own number ("1. Board"), and the list adds none before it
+    assert "1. The board" in titles and len(titles) >= 11
+    assert page.evaluate("getComputedStyle(document.querySelector('nav[aria-label=Contents] ul')).listStyleType") in (
+        "none",
+    )
+    assert min(page.evaluate(TOC_HEIGHTS)) >= 24
+    # axe-core's target-size rule (WCAG 2.2, 2.5.8: at least 24 by 24 px, or spaced as far)
+    result = Axe().run(page, options={"runOnly": {"type": "rule", "values": ["target-size"]}}).response
+    assert [v["nodes"] for v in result["violations"]] == []
+    assert "make docs/rules.md" not in page.content()  # no maintainer's note on the page
