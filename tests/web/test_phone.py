@@ -338,3 +338,32 @@ def test_the_rules_page_is_numbered_once_and_its_tap_targets_are_large_enough(ba
     result = Axe().run(page, options={"runOnly": {"type": "rule", "values": ["target-size"]}}).response
     assert [v["nodes"] for v in result["violations"]] == []
     assert "make docs/rules.md" not in page.content()  # no maintainer's note on the page
+
+
+# Every legend swatch against the page: the larger contrast of its fill and of its edge (WCAG 1.4.11
+# asks 3:1 of what identifies a graphical object), and the page's background behind the legend.
+SWATCHES = """() => {
+  const rgb = c => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+      .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const contrast = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const behind = el => { for (let n = el.parentElement; n; n = n.parentElement) {
+      const c = getComputedStyle(n).backgroundColor; if (!/rgba\\(.*, 0\\)|transparent/.test(c)) return rgb(c); }
+      return [255, 255, 255]; };
+  return [...document.querySelectorAll('.board-legend .swatch')].map(s => {
+    const st = getComputedStyle(s), page = behind(s);
+    return {swatch: s.className, fill: contrast(rgb(st.backgroundColor), page),
+            edge: parseFloat(st.borderTopWidth) ? contrast(rgb(st.borderTopColor), page) : 0};
+  });
+}"""
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("width", [375])
+def test_every_legend_swatch_stands_out_from_the_page(base, page, width, scheme):
+    page.goto(base)
+    page.wait_for_selector(".board-legend .swatch.stone-a")
+    swatches = page.evaluate(SWATCHES)
+    assert len(swatches) == 9
+    faint = [s for s in swatches if max(s["fill"], s["edge"]) < 3]
+    assert faint == [], f"{scheme}: legend swatches that do not stand out from the page: {faint}"
