@@ -558,3 +558,77 @@ def test_example_pngs_in_docs(name):
     data = (ROOT / "docs" / name).read_bytes()
     assert _png_size(data)[0] == 400
     assert len(data) < 200_000
+
+
+# -------------------------------------------- the labels stay clear of every mark --
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def _label_boxes(root) -> list[tuple[str, float, float, float, float]]:
+    """(text, left, top, right, bottom) of every cell's tier digit and name, from the
+    text's anchor point, size and length (a glyph at most 0.62 em wide and 0.75 em above
+    the baseline; a name may reach 0.22 em below it, "g" having a descender, a digit not)."""
+    boxes = []
+    for text in root.iter(SVG_NS + "text"):
+        if text.get("class") not in ("tier", "name"):
+            continue
+        x, y, size = float(text.get("x")), float(text.get("y")), float(text.get("font-size"))
+        width = 0.62 * size * len(text.text)
+        left = x - width / 2 if text.get("text-anchor") == "middle" else x
+        below = 0.22 * size if text.get("class") == "name" else 0.0
+        boxes.append((text.text, left, y - 0.75 * size, left + width, y + below))
+    return boxes
+
+
+def _distances(cx: float, cy: float, box) -> tuple[float, float]:
+    """The nearest and the farthest distance from (cx, cy) to a box."""
+    _, left, top, right, bottom = box
+    dx = max(left - cx, 0.0, cx - right)
+    dy = max(top - cy, 0.0, cy - bottom)
+    far = max(math.hypot(px - cx, py - cy) for px in (left, right) for py in (top, bottom))
+    return math.hypot(dx, dy), far
+
+
+def _clear_of_marks(svg: str) -> list[str]:
+    """The labels a mark touches: a ring's stroke (an annulus) or a badge (a disc) meeting the box."""
+    root = ET.fromstring(svg)
+    labels = _label_boxes(root)
+    touched = []
+    marks = root.find(f".//{SVG_NS}g[@id='marks']")
+    for circle in marks.iter(SVG_NS + "circle"):
+        cx, cy, r = float(circle.get("cx")), float(circle.get("cy")), float(circle.get("r"))
+        half = float(circle.get("stroke-width", "0")) / 2
+        filled = circle.get("fill") not in (None, "none")
+        for box in labels:
+            near, far = _distances(cx, cy, box)
+            inside_ring = far < r - half  # wholly inside the ring's hole
+            if near <= r + half and (filled or not inside_ring):
+                touched.append(f"{box[0]} under a mark at ({cx}, {cy})")
+    return touched
+
+
+@pytest.mark.parametrize("cell", board.CELLS, ids=board.name)
+def test_no_mark_covers_a_label_of_its_cell_or_a_neighbour(cell):
+    """A Place ring, a Shape badge and an Echo badge all on one cell (the most
+    crowded a cell gets), on every cell: every tier digit and cell name stays
+    clear, so a picture pasted into a dispute says which cell is marked."""
+    start = Position.start()
+    for kind in ("raise", "lower"):
+        for echo in ("*", "#"):
+            turn = T(f"{board.name(cell)} {'+' if kind == 'raise' else '-'}{board.name(cell)} {echo}{board.name(cell)}")
+            svg = render_svg(start, verdict=check(start, turn))
+            assert 'id="project-mark"' in svg and 'id="shape-mark"' in svg and 'id="echo-mark"' in svg
+            assert _clear_of_marks(svg) == []
+
+
+def test_the_clearance_check_does_find_a_covered_label():
+    """The measure can fail: the old ring (r 13 with a 4.5-px halo) met the cell's name."""
+    start = Position.start()
+    svg = render_svg(start, verdict=check(start, T("c3 +c3")))
+    assert _clear_of_marks(svg) == []
+    old = svg.replace(
+        'r="12" fill="none" stroke="#ffffff" stroke-width="3.6"',
+        'r="13" fill="none" stroke="#ffffff" stroke-width="4.5"',
+    )
+    assert old != svg and any(t.startswith("c3 under a mark") for t in _clear_of_marks(old))

@@ -57,6 +57,13 @@ __all__ = ["render_svg", "WIDTH"]
 
 WIDTH = 400
 SIZE = 30.0  # hex radius (centre to vertex), in px
+# Where a cell's labels and its marks go, from the cell's centre: the marks never cover a label
+# (tests/test_render.py measures it for every mark on every cell).
+LABEL_SIZE = 9.5  # the tier digit and the cell name
+TIER_Y = -13.0  # the tier digit's baseline (above the stone)
+NAME_Y = 22.5  # the cell name's baseline (below the stone, above the hex's lower vertex)
+RING_R, RING_HALO = 12.0, 3.6  # the Place ring around the stone (r 9.5), and its white halo
+BADGE_DX, BADGE_R = 17.5, 6.8  # the Shape (right) and Echo (left) badges beside the stone
 _SQRT3 = math.sqrt(3.0)
 _FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
@@ -196,10 +203,10 @@ def _cell_svg(pos: Position, c: Cell, lit: bool) -> str:
             f'stroke="{_LOCK if tier != 2 else "#ffffff"}" stroke-width="2.2" '
             f'stroke-dasharray="4 2.5"/>'
         )
-        out.append(_text(cx - 4.5, cy - 11, str(tier), 9.5, fill=ink, weight="bold", extra=' class="tier"'))
-        out.append(_padlock(cx + 0.5, cy - 15, ink))
+        out.append(_text(cx - 4.5, cy + TIER_Y, str(tier), LABEL_SIZE, fill=ink, weight="bold", extra=' class="tier"'))
+        out.append(_padlock(cx + 0.5, cy + TIER_Y - 4, ink))
     else:
-        out.append(_text(cx, cy - 11, str(tier), 9.5, fill=ink, weight="bold", extra=' class="tier"'))
+        out.append(_text(cx, cy + TIER_Y, str(tier), LABEL_SIZE, fill=ink, weight="bold", extra=' class="tier"'))
     if stone is not None:
         sf = _STONE_FILL.get(stone, "#888888")
         si = _STONE_INK.get(stone, "#000000")
@@ -208,7 +215,7 @@ def _cell_svg(pos: Position, c: Cell, lit: bool) -> str:
             f'stroke="#000000" stroke-width="1.2"/>'
         )
         out.append(_text(cx, cy + 5.2, str(stone), 12, fill=si, weight="bold"))
-    out.append(_text(cx, cy + 20, name, 9.5, fill=ink, extra=' class="name"'))
+    out.append(_text(cx, cy + NAME_Y, name, LABEL_SIZE, fill=ink, extra=' class="name"'))
     if lit:
         out.append(
             f'<polygon class="highlight" points="{_hex_points(cx, cy, SIZE * 0.95)}" fill="none" '
@@ -227,7 +234,7 @@ def _badge(cell: Cell, dx: float, symbol: str, mark_id: str, kind: str, title: s
     return (
         f'<g id="{mark_id}" class="mark" data-kind="{kind}" data-cell="{board.name(cell)}">'
         f"<title>{escape(title, quote=False)}</title>"
-        f'<circle cx="{_n(x)}" cy="{_n(y)}" r="6.8" fill="#ffffff" stroke="{_MARK}" stroke-width="1.8"/>'
+        f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(BADGE_R)}" fill="#ffffff" stroke="{_MARK}" stroke-width="1.8"/>'
         + _text(x, y + 4.2, symbol, 12, fill=_MARK, weight="bold")
         + "</g>"
     )
@@ -240,8 +247,9 @@ def _project_mark(turn: Turn) -> str:
         return (
             f'<g id="project-mark" class="mark" data-kind="place" data-cell="{board.name(p.cell)}">'
             f"<title>{escape('Project: Place on ' + board.name(p.cell), quote=False)}</title>"
-            f'<circle cx="{_n(cx)}" cy="{_n(cy + 1)}" r="13" fill="none" stroke="#ffffff" stroke-width="4.5"/>'
-            f'<circle cx="{_n(cx)}" cy="{_n(cy + 1)}" r="13" fill="none" stroke="{_MARK}" '
+            f'<circle cx="{_n(cx)}" cy="{_n(cy + 1)}" r="{_n(RING_R)}" fill="none" stroke="#ffffff" '
+            f'stroke-width="{_n(RING_HALO)}"/>'
+            f'<circle cx="{_n(cx)}" cy="{_n(cy + 1)}" r="{_n(RING_R)}" fill="none" stroke="{_MARK}" '
             f'stroke-width="2.6" stroke-dasharray="3.5 2"/></g>'
         )
     if isinstance(p, Move):
@@ -254,7 +262,7 @@ def _project_mark(turn: Turn) -> str:
         dist = math.hypot(x2 - x1, y2 - y1)
         if dist == 0:  # a Move onto its own cell: a ring, not an arrow
             return (
-                head + f'<circle cx="{_n(x1)}" cy="{_n(y1 + 1)}" r="13" fill="none" stroke="{_MARK}" '
+                head + f'<circle cx="{_n(x1)}" cy="{_n(y1 + 1)}" r="{_n(RING_R)}" fill="none" stroke="{_MARK}" '
                 f'stroke-width="2.6"/></g>'
             )
         ux, uy = (x2 - x1) / dist, (y2 - y1) / dist
@@ -283,7 +291,7 @@ def _marks_svg(turn: Turn) -> str:
         parts.append(
             _badge(
                 s.cell,
-                17.5,
+                BADGE_DX,
                 "+" if raise_ else "\u2212",
                 "shape-mark",
                 "raise" if raise_ else "lower",
@@ -296,7 +304,7 @@ def _marks_svg(turn: Turn) -> str:
         parts.append(
             _badge(
                 e.cell,
-                -17.5,
+                -BADGE_DX,
                 "*" if cap else "#",
                 "echo-mark",
                 "capture" if cap else "lock",
