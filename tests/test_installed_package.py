@@ -35,6 +35,7 @@ PAGES = [
     "/",
     "/static/playground/playground.js",
     "/static/playground/playground.css",
+    "/static/playground/noscript.css",
     "/docs",
     "/docs/assets/swagger-ui.css",
     "/docs/assets/swagger-ui-bundle.js",

@@ -32,10 +32,12 @@ ASSETS = {
     "playground.js": "text/javascript; charset=utf-8",
     "playground.css": "text/css; charset=utf-8",
     "pages.css": "text/css; charset=utf-8",
+    "noscript.css": "text/css; charset=utf-8",
 }
 """The assets the pages load (the palette shared by every page, light and
 dark; the playground; the permalink and error pages
-of :mod:`checker.web.pages`), each with its content type."""
+of :mod:`checker.web.pages`; what the playground hides without JavaScript), each with
+its content type."""
 
 
 @bp.declare(
@@ -50,7 +52,8 @@ of :mod:`checker.web.pages`), each with its content type."""
 )
 def index():
     # the page loads nothing from elsewhere and runs only its own script file
-    return security.page(assets.send("index.html", "text/html; charset=utf-8"), embeddable=True)
+    # forms: the form that reaches /check without JavaScript (<noscript>)
+    return security.page(assets.send("index.html", "text/html; charset=utf-8"), forms=True, embeddable=True)
 
 
 @bp.get(ASSET_PATH + "<name>")
