@@ -52,7 +52,7 @@ PAGES = {
 }
 LIGHTHOUSE_PAGES = ("/", "/docs")
 SETTLED = {
-    "/docs": "#operations-default-post_v1_check",  # a page that renders after load: wait for this
+    "/docs": "#operations-Turns-post_v1_check",  # a page that renders after load: wait for this
     "/": "body:not([data-busy]) #board-view g.cell",
     "/ after Check": "body:not([data-busy]) #board-view g.cell",
 }

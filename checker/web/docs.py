@@ -71,7 +71,7 @@ _PAGE = f"""<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>Hexodic move-legality checker: API</title>
+<title>Hexodic move-legality checker: the HTTP API</title>
 <link rel="icon" href="{favicon.SVG_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="{url("swagger-ui.css")}">
 <link rel="stylesheet" href="{url("docs.css")}">

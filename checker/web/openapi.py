@@ -230,9 +230,41 @@ _ERROR_QUERY = _problem(
 _NOT_MODIFIED = {"description": "Not modified: the ETag given in If-None-Match is the answer's."}
 
 
+TAGS = [
+    ("Turns", "Is a turn legal, and why: one, or a batch.", ("/v1/check",)),
+    ("Games", "A game's turns checked and applied in order.", ("/v1/replay",)),
+    ("Positions", "The start position, and whether a position is consistent.", ("/v1/start", "/v1/validate")),
+    (
+        "Legal turns and perft",
+        "Every legal turn of a position; legal turn sequences counted.",
+        ("/v1/legal-turns", "/v1/perft"),
+    ),
+    ("Pictures", "The board, and a turn's verdict on it, as SVG or PNG.", ("/v1/render",)),
+    ("Rules and vectors", "Every rule id and decided reading; the conformance vectors.", ("/v1/rules", "/v1/vectors")),
+    (
+        "Pages",
+        "The pages people read: the playground, the permalinks, the rules reference, this page.",
+        ("/", "/check", "/game", "/rules", "/docs"),
+    ),
+    ("Service", "Health, metrics, this document and the files a browser asks for.", ()),
+]
+"""The operations' groups, by resource, in the order the API page lists them:
+(tag, description, paths).  An operation takes the first tag with a path that
+its own equals or extends (``/v1/render`` takes ``/v1/render.png``); a page's
+path must be equal; every other operation is the Service's."""
+
+
+def _tag(path: str) -> str:
+    for name, _, paths in TAGS:
+        for prefix in paths:
+            if path == prefix or (name != "Pages" and path.startswith((prefix + "/", prefix + "."))):
+                return name
+    return "Service"
+
+
 def _operation(ep: Endpoint) -> dict:
     """The OpenAPI operation of an endpoint declaration."""
-    op: dict = {"summary": ep.summary, "description": ep.description}
+    op: dict = {"tags": [_tag(ep.path)], "summary": ep.summary, "description": ep.description}
     if ep.query is not None:
         op["parameters"] = [{"in": "query", "schema": ep.query}]
     if ep.request is not None:
@@ -308,6 +340,7 @@ def build() -> dict:
     for ep in endpoints:
         spec.path(ep.path, operations=_operation(ep))
     doc = spec.to_dict()
+    doc["tags"] = [{"name": name, "description": text} for name, text, _ in TAGS]
     doc["components"]["schemas"][resolver(ProjectSchema)] = _project_component()
     return _only_null(doc)
 

@@ -422,3 +422,15 @@ def test_the_error_table_of_the_contract_lists_every_documented_error_status(doc
     declared = {status for _, _, op in _operations(doc) for status in op.get("responses", {}) if status[0] in "45"}
     assert declared - listed == set(), f"error statuses missing from docs/api.md: {sorted(declared - listed)}"
     assert {s for s in listed if s[0] == "5"} <= declared
+
+
+def test_every_operation_is_grouped_by_its_resource():
+    from checker.web.openapi import TAGS, build
+
+    doc = build()
+    assert [t["name"] for t in doc["tags"]] == [name for name, _, _ in TAGS]
+    tags = {path: op["tags"] for path, ops in doc["paths"].items() for op in ops.values()}
+    assert all(len(t) == 1 and t[0] in {name for name, _, _ in TAGS} for t in tags.values()), tags
+    assert tags["/v1/check/batch"] == ["Turns"] and tags["/v1/render.png"] == ["Pictures"]
+    assert tags["/rules"] == ["Pages"] and tags["/v1/rules"] == ["Rules and vectors"]
+    assert tags["/healthz"] == ["Service"] and tags["/"] == ["Pages"]
