@@ -17,7 +17,7 @@ TEST_LOCK := requirements-test.lock
 RUNTIME := $(VENV)/.runtime-installed
 TESTING := $(VENV)/.test-installed
 
-.PHONY: install lint test run clean vectors bench audit perft lock
+.PHONY: install lint test run clean vectors bench audit lighthouse perft lock
 
 $(RUNTIME): $(LOCK) $(AUDIT_LOCK) pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -77,6 +77,11 @@ bench: $(RUNTIME)
 # findings; Lighthouse's mobile scores for / and /docs when `npx lighthouse` runs.
 audit: $(TESTING)
 	$(PY) -m bench.audit
+
+# Lighthouse on a phone profile for /, /check, /rules and /docs (npx fetches Lighthouse from the
+# npm registry; the browser tests' Chromium): docs/lighthouse.md.  Not part of .ci/run.
+lighthouse: $(TESTING)
+	$(PY) -m bench.audit --lighthouse
 
 # The lock files, after a change of dependencies in pyproject.toml: pip-tools'
 # pip-compile, in a virtual environment of its own, pins every package with

@@ -212,11 +212,13 @@ def _add_echoes(
     """The turns of Project ``p`` and Shape ``s`` with each Echo: the targets' tier on the board after
     the Shape (echo-capture.tier 1 or 2, echo-lock.tier 2), judged cell by cell for speed as
     legality's echo checks judge it."""
+    sc = None if s is None else s.cell
+    new_tier = 0 if s is None else tier_after(tiers, s, s.cell)  # every other cell keeps its tier
     for c in cap_cells:
-        if tier_after(tiers, s, c) >= 1:
+        if (new_tier if c == sc else tiers[c]) >= 1:
             out.append(Turn(p, s, CAPTURES[c]))
     for c in lock_cells:
-        if tier_after(tiers, s, c) == 2:
+        if (new_tier if c == sc else tiers[c]) == 2:
             out.append(Turn(p, s, LOCKS[c]))
 
 

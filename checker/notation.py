@@ -431,10 +431,16 @@ def echo_to_htn(echo: Echo) -> str:
 
 def turn_to_htn(turn: Turn, pos: Position | None = None) -> str:
     """Canonical HTN.  Given the position the turn is played from, a Move onto
-    an enemy stone is written with ``x``."""
-    parts = [project_to_htn(turn.project, pos)]
-    if turn.shape is not None:
-        parts.append(shape_to_htn(turn.shape))
-    if turn.echo is not None:
-        parts.append(echo_to_htn(turn.echo))
-    return " ".join(parts)
+    an enemy stone is written with ``x``.  (Written out rather than joined from
+    :func:`shape_to_htn` and :func:`echo_to_htn`: every legal turn listed goes
+    through here; ``tests/test_notation.py`` holds the two ways equal.)"""
+    project, shape, echo = turn
+    text = _NAMES[project.cell] if type(project) is Place else project_to_htn(project, pos)
+    if shape is not None:
+        text += (" +" if shape.kind is RAISE else " -") + _NAMES[shape.cell]
+    if echo is not None:
+        text += (" *" if echo.kind is CAPTURE else " #") + _NAMES[echo.cell]
+    return text
+
+
+_NAMES = board.NAMES

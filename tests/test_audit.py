@@ -407,16 +407,13 @@ def test_an_existing_cluster_loses_nothing_when_a_worker_is_killed(dask_cluster,
     assert rows == expected
 
 
-def test_a_scheduler_that_does_not_answer_is_exit_2(archive, tmp_path, capsys):
-    code, _, err = run_cli(
-        str(archive),
-        "--out",
-        str(tmp_path / "o.jsonl"),
-        "--scheduler",
-        f"tcp://127.0.0.1:{_free_port()}",
-        capsys=capsys,
+def test_a_scheduler_that_does_not_answer_is_exit_2(archive, tmp_path):
+    options = audit.Options(
+        [str(archive)], str(tmp_path / "o.jsonl"), scheduler=f"tcp://127.0.0.1:{_free_port()}", connect_timeout=1
     )
-    assert code == 2 and "no Dask scheduler answers" in err and len(err.splitlines()) == 1
+    with pytest.raises(audit.AuditError, match="no Dask scheduler answers"):
+        audit.audit(options)
+    assert not (tmp_path / "o.jsonl").exists()  # refused before any work
 
 
 def test_selfplay_writes_an_archive_the_audit_reads(tmp_path, capsys):

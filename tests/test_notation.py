@@ -548,3 +548,27 @@ def test_hpn_round_trip_of_any_position(pos):
     )
     assert key_hpn(bare) == key_hpn(pos)
     assert bare.key() == pos.key()
+
+
+def test_turn_to_htn_is_its_parts_joined():
+    """turn_to_htn writes the parts out for speed; it says what project_to_htn,
+    shape_to_htn and echo_to_htn say, joined by spaces, for every turn of
+    positions along a random game (Moves with and without a capture included)."""
+    import random
+
+    from checker.generate import legal_turns
+    from checker.notation import echo_to_htn, project_to_htn, shape_to_htn, turn_to_htn
+    from checker.play import apply
+    from checker.position import Position
+
+    rng = random.Random(5)
+    pos, seen = Position.start(), 0
+    while turns := legal_turns(pos):
+        for turn in turns:
+            parts = [project_to_htn(turn.project, pos)]
+            parts += [shape_to_htn(turn.shape)] if turn.shape is not None else []
+            parts += [echo_to_htn(turn.echo)] if turn.echo is not None else []
+            assert turn_to_htn(turn, pos) == " ".join(parts)
+            seen += 1
+        pos = apply(pos, rng.choice(turns)).position
+    assert seen > 10_000

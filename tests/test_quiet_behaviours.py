@@ -219,7 +219,7 @@ def test_conform_counts_an_added_violation(capsys):
     engine = (
         f"{shlex.quote(sys.executable)} {shlex.quote(str(Path(__file__).parent / 'engines' / 'extra_violation.py'))}"
     )
-    code = main(["conform", "--engine", engine, "--vectors", "hand-open-02", "--depth", "0"])
+    code = main(["conform", "--engine", engine, "--vectors", "hand-open-02", "--depth", "0", "--games", "0"])
     out = capsys.readouterr().out.splitlines()
     assert code == 1
     assert any("hand-open-02" in line and "extra: shape.range" in line for line in out), out

@@ -267,6 +267,10 @@ class _Talk:
         self.has_check = False
         self.name = ""
         self.ops: list[str] = []
+        # The engine's answers, asked once a run: comparing a position's legal turns and its
+        # play for every turn, then perft from it, asks the same questions again.
+        self._turns: dict[str, list[str]] = {}
+        self._plays: dict[tuple[str, str], str] = {}
 
     def hello(self) -> None:
         try:
@@ -283,7 +287,10 @@ class _Talk:
         self.ops = [str(o) for o in ops]
 
     def turn_texts(self, hpn: str) -> list[str]:
-        """The engine's legal turns of ``hpn``, as it wrote them."""
+        """The engine's legal turns of ``hpn``, as it wrote them (asked once a run)."""
+        known = self._turns.get(hpn)
+        if known is not None:
+            return known
         answer = self.engine.request("legal-turns", position=hpn)
         what = f"legal-turns (id {self.engine._next_id})"
         turns = _field(
@@ -293,6 +300,7 @@ class _Talk:
             lambda v: isinstance(v, list) and all(isinstance(t, str) for t in v),
             "a list of HTN strings",
         )
+        self._turns[hpn] = turns  # type: ignore[assignment]  # checked just above
         return turns  # type: ignore[return-value]  # checked just above
 
     def canonical(self, hpn: str, texts: list[str]) -> dict[Turn, str]:
@@ -308,10 +316,15 @@ class _Talk:
         return out
 
     def play(self, hpn: str, turn: str) -> str:
-        """The engine's position after ``turn``, as HPN text it wrote."""
+        """The engine's position after ``turn``, as HPN text it wrote (asked once a run)."""
+        known = self._plays.get((hpn, turn))
+        if known is not None:
+            return known
         answer = self.engine.request("play", position=hpn, turn=turn)
         what = f"play (id {self.engine._next_id})"
-        return str(_field(answer, what, "position", lambda v: isinstance(v, str), "an HPN string"))
+        text = str(_field(answer, what, "position", lambda v: isinstance(v, str), "an HPN string"))
+        self._plays[hpn, turn] = text
+        return text
 
     def play_position(self, hpn: str, turn: str) -> Position:
         text = self.play(hpn, turn)

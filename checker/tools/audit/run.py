@@ -61,6 +61,7 @@ class Options:
     force: bool = False
     progress: bool = False
     progress_delay: float = 2.0
+    connect_timeout: float = 5.0  # seconds to reach an existing scheduler
 
 
 @dataclass
@@ -138,7 +139,7 @@ DASK_CONFIG = {
 def _start(options: Options, Client: Any, LocalCluster: Any) -> Iterator[Any]:
     if options.scheduler is not None:
         try:
-            client = Client(options.scheduler, timeout="5s")
+            client = Client(options.scheduler, timeout=f"{options.connect_timeout}s")
         except (OSError, TimeoutError) as exc:
             raise AuditError(f"--scheduler {options.scheduler}: no Dask scheduler answers ({exc})") from None
         with client:
