@@ -321,7 +321,7 @@ TOC_HEIGHTS = """() => [...document.querySelectorAll('nav[aria-label=Contents] a
     .map(a => a.getBoundingClientRect().height)"""
 
 
-@pytest.mark.parametrize("scheme", ["light"])
+@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("width", [375, 1280])
 def test_the_rules_page_is_numbered_once_and_its_tap_targets_are_large_enough(base, page, width, scheme):
     from axe_playwright_python.sync_playwright import Axe
@@ -359,7 +359,7 @@ SWATCHES = """() => {
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-@pytest.mark.parametrize("width", [375])
+@pytest.mark.parametrize("width", [375, 1280])
 def test_every_legend_swatch_stands_out_from_the_page(base, page, width, scheme):
     page.goto(base)
     page.wait_for_selector(".board-legend .swatch.stone-a")
@@ -367,3 +367,52 @@ def test_every_legend_swatch_stands_out_from_the_page(base, page, width, scheme)
     assert len(swatches) == 9
     faint = [s for s in swatches if max(s["fill"], s["edge"]) < 3]
     assert faint == [], f"{scheme}: legend swatches that do not stand out from the page: {faint}"
+
+
+# Every tier digit and cell name against every mark drawn on the board (the Place ring, the Shape
+# and Echo badges): the label's ink as the browser lays it out, and each mark's circle with half
+# its stroke.  A filled badge must not meet the box; a ring must neither cross it nor enclose part of it.
+LABELS_UNDER_MARKS = """root => {
+  const svg = document.querySelector(root);
+  // each label's ink: its advance box across, and the glyphs' own ascent and descent (canvas
+  // measureText in the text's computed font), placed by the text's transform (the playground moves names)
+  const ctx = document.createElement('canvas').getContext('2d');
+  const boxes = [...svg.querySelectorAll('g.cell text.tier, g.cell text.name')].map(t => {
+    const st = getComputedStyle(t);
+    ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+    const ink = ctx.measureText(t.textContent), b = t.getBBox();
+    const s = svg.getCTM().inverse().multiply(t.getCTM()), y = +t.getAttribute('y');
+    const p = new DOMPoint(b.x, y - ink.actualBoundingBoxAscent).matrixTransform(s);
+    const q = new DOMPoint(b.x + b.width, y + ink.actualBoundingBoxDescent).matrixTransform(s);
+    return {text: t.textContent, l: p.x, t: p.y, r: q.x, b: q.y};
+  });
+  const found = [];
+  for (const c of svg.querySelectorAll('#marks circle')) {
+    const cx = +c.getAttribute('cx'), cy = +c.getAttribute('cy'), r = +c.getAttribute('r');
+    const half = (+c.getAttribute('stroke-width') || 0) / 2, filled = c.getAttribute('fill') !== 'none';
+    for (const x of boxes) {
+      const dx = Math.max(x.l - cx, 0, cx - x.r), dy = Math.max(x.t - cy, 0, cy - x.b);
+      const near = Math.hypot(dx, dy);
+      const far = Math.max(...[[x.l, x.t], [x.r, x.t], [x.l, x.b], [x.r, x.b]].map(([px, py]) => Math.hypot(px - cx, py - cy)));
+      if (near <= r + half && (filled || far >= r - half)) found.push(x.text);
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("width", [375, 1280])
+def test_no_mark_covers_a_label_in_the_browser(base, page, width, scheme):
+    """The permalink's picture and the playground's board, each with a Place
+    ring, a Shape badge and an Echo badge on one cell: every tier digit and
+    cell name clear of every mark, as Chromium lays the text out."""
+    turn = "c3 +c3 #c3"  # illegal (the Echo-Lock needs Tier 2), so every mark is drawn on c3
+    query = urlencode({"position": START_HPN, "turn": turn})
+    page.goto(base.rstrip("/") + "/check?" + query)
+    page.wait_for_selector("figure.board-figure svg #marks circle")
+    assert page.evaluate(LABELS_UNDER_MARKS, "figure.board-figure svg") == []
+    page.goto(base.rstrip("/") + "/?" + query)
+    page.wait_for_selector("#board-view svg #marks circle")
+    _settle(page)
+    assert page.evaluate(LABELS_UNDER_MARKS, "#board-view svg") == []
