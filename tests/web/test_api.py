@@ -272,8 +272,8 @@ def test_docs_page_uses_only_local_assets(client):
     kinds = set()
     scripts = ""
     links = [url for tag, _attr, url in parser.refs if tag == "a"]
-    # the page links the rules reference and the playground (served by this app)
-    assert links == ["/rules", "/"]
+    # the page links the rules reference, the playground and the document (served by this app)
+    assert links == ["/rules", "/", "/openapi.yaml"]
     for url in links:
         assert client.get(url).status_code == 200, url
     for tag, _attr, url in parser.refs:
