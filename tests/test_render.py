@@ -627,8 +627,10 @@ def test_the_clearance_check_does_find_a_covered_label():
     start = Position.start()
     svg = render_svg(start, verdict=check(start, T("c3 +c3")))
     assert _clear_of_marks(svg) == []
+    from checker.drawing.svg import RING_HALO, RING_R
+
     old = svg.replace(
-        'r="12" fill="none" stroke="#ffffff" stroke-width="3.6"',
+        f'r="{RING_R:g}" fill="none" stroke="#ffffff" stroke-width="{RING_HALO:g}"',
         'r="13" fill="none" stroke="#ffffff" stroke-width="4.5"',
     )
     assert old != svg and any(t.startswith("c3 under a mark") for t in _clear_of_marks(old))
