@@ -318,6 +318,8 @@ def _cell(token: str, text: str) -> Cell:
     try:
         return board.parse_cell(text)
     except CellError:
+        if not text:  # a sign with no cell after it: "+", "*"
+            raise NotationError(f"{token!r}: a cell must follow it, such as {token}d4", token) from None
         raise NotationError(f"{token!r}: {text} is not a cell", token) from None
 
 

@@ -572,3 +572,11 @@ def test_turn_to_htn_is_its_parts_joined():
             seen += 1
         pos = apply(pos, rng.choice(turns)).position
     assert seen > 10_000
+
+
+@pytest.mark.parametrize("text, sign", [("c3 *", "*"), ("c3 +", "+"), ("c3 +d4 #", "#"), ("c3 -", "-")])
+def test_a_sign_with_no_cell_after_it_is_named(text, sign):
+    """Not "'*':  is not a cell" (the empty name) but what is missing."""
+    with pytest.raises(NotationError) as err:
+        parse_htn(text)
+    assert err.value.message == f"{sign!r}: a cell must follow it, such as {sign}d4"
