@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,6 +29,7 @@ from pathlib import Path
 
 import orjson
 
+from bench.server import free_port
 from checker.replay import replay, replay_quickly
 from checker.tools.audit import run as audit
 from checker.tools.audit.inputs import Records, expand
@@ -76,15 +76,9 @@ def _command(path: Path, out: Path, workers: int) -> dict[str, float]:
     return {"rate": number(speed[1]), "command": number(memory[1]), "worker": number(memory[2])}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _killed_worker(path: Path, out: Path) -> tuple[int, int]:
     """(rows out, records in) with one of two workers of a real cluster killed mid-run."""
-    port = _free_port()
+    port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     scheduler = subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", str(port)], **quiet)

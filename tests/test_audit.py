@@ -10,7 +10,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from bench.server import free_port
 from checker.tools.audit import run as audit
 from checker.tools.audit.records import COLUMNS, judge
 from checker.tools.audit.selfplay import selfplay_records, write_archive
@@ -335,16 +335,10 @@ def test_the_report_is_one_offline_page_with_charts_and_links(archive, tmp_path,
 # ------------------------------------- a real scheduler, workers, a SIGKILL ---
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def dask_cluster(tmp_path):
     """``dask scheduler`` and two ``dask worker`` processes on loopback, from this environment."""
-    port = _free_port()
+    port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     # as deploy/audit/ runs them: Dask's debugging logs kept short (checker/tools/audit/run.py)
     env = {**os.environ, "DASK_DISTRIBUTED__ADMIN__LOW_LEVEL_LOG_LENGTH": "10"}
@@ -409,7 +403,7 @@ def test_an_existing_cluster_loses_nothing_when_a_worker_is_killed(dask_cluster,
 
 def test_a_scheduler_that_does_not_answer_is_exit_2(archive, tmp_path):
     options = audit.Options(
-        [str(archive)], str(tmp_path / "o.jsonl"), scheduler=f"tcp://127.0.0.1:{_free_port()}", connect_timeout=1
+        [str(archive)], str(tmp_path / "o.jsonl"), scheduler=f"tcp://127.0.0.1:{free_port()}", connect_timeout=1
     )
     with pytest.raises(audit.AuditError, match="no Dask scheduler answers"):
         audit.audit(options)

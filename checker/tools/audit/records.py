@@ -159,10 +159,8 @@ def judge(raw: Any, file: str, line: int, replayer: Callable[..., Replay] = repl
     row.update(line=line, file=file, checked=0, violations=[])
     try:
         record = _read(raw)
-        try:
-            row["id"] = _id(record)
-        finally:
-            claimed = record.get("result")
+        row["id"] = _id(record)
+        claimed = record.get("result")
         if claimed is not None and claimed not in RESULTS:
             raise _Bad(f'result: expected "A", "B", "draw" or null, not {_shown(claimed)}')
         row["claimed"] = claimed
