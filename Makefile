@@ -6,6 +6,7 @@
 #   requirements-core.lock   the core alone: the rules engine and hexodic-check
 #   requirements.lock        the core and the server extra (what the Dockerfile installs)
 #   requirements-audit.lock  the core and the audit extra (Dask, Parquet, zstd, the charts)
+#   requirements-mcp.lock    the core and the mcp extra (the official MCP Python SDK)
 #   requirements-test.lock   everything above and the test tools
 PYTHON ?= python3
 VENV ?= .venv
@@ -13,16 +14,18 @@ PY := $(VENV)/bin/python
 CORE_LOCK := requirements-core.lock
 LOCK := requirements.lock
 AUDIT_LOCK := requirements-audit.lock
+MCP_LOCK := requirements-mcp.lock
 TEST_LOCK := requirements-test.lock
 RUNTIME := $(VENV)/.runtime-installed
 TESTING := $(VENV)/.test-installed
 
 .PHONY: install lint test run clean vectors bench audit lighthouse perft lock
 
-$(RUNTIME): $(LOCK) $(AUDIT_LOCK) pyproject.toml
+$(RUNTIME): $(LOCK) $(AUDIT_LOCK) $(MCP_LOCK) pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
 	$(PY) -m pip install --quiet --require-hashes -r $(AUDIT_LOCK)
+	$(PY) -m pip install --quiet --require-hashes -r $(MCP_LOCK)
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
@@ -41,7 +44,7 @@ lint: $(TESTING)
 
 test: $(TESTING)
 	$(LINT)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n auto $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info
@@ -94,4 +97,5 @@ lock:
 	$(COMPILE) --upgrade --extra server -o $(LOCK) pyproject.toml
 	$(COMPILE) --upgrade -c $(LOCK) -o $(CORE_LOCK) pyproject.toml
 	$(COMPILE) --upgrade --extra audit -c $(LOCK) -o $(AUDIT_LOCK) pyproject.toml
-	$(COMPILE) --upgrade --all-extras -c $(LOCK) -c $(AUDIT_LOCK) -o $(TEST_LOCK) pyproject.toml
+	$(COMPILE) --upgrade --extra mcp -c $(LOCK) -c $(AUDIT_LOCK) -o $(MCP_LOCK) pyproject.toml
+	$(COMPILE) --upgrade --all-extras -c $(LOCK) -c $(AUDIT_LOCK) -c $(MCP_LOCK) -o $(TEST_LOCK) pyproject.toml

@@ -16,7 +16,8 @@ from packaging.utils import canonicalize_name
 ROOT = Path(__file__).resolve().parents[1]
 CORE_LOCK, LOCK = ROOT / "requirements-core.lock", ROOT / "requirements.lock"
 AUDIT_LOCK, TEST_LOCK = ROOT / "requirements-audit.lock", ROOT / "requirements-test.lock"
-LOCKS = [CORE_LOCK, LOCK, AUDIT_LOCK, TEST_LOCK]
+MCP_LOCK = ROOT / "requirements-mcp.lock"
+LOCKS = [CORE_LOCK, LOCK, AUDIT_LOCK, MCP_LOCK, TEST_LOCK]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
@@ -72,10 +73,11 @@ EXTRAS = PYPROJECT["project"]["optional-dependencies"]
 
 # Each lock: the groups of pyproject.toml it must cover, and the ones it must not hold.
 COVERS = {
-    CORE_LOCK: ([CORE], ["server", "audit", "test"]),
-    LOCK: ([CORE, EXTRAS["server"]], ["audit", "test"]),
-    AUDIT_LOCK: ([CORE, EXTRAS["audit"]], ["server", "test"]),
-    TEST_LOCK: ([CORE, EXTRAS["server"], EXTRAS["audit"], EXTRAS["test"]], []),
+    CORE_LOCK: ([CORE], ["server", "audit", "mcp", "test"]),
+    LOCK: ([CORE, EXTRAS["server"]], ["audit", "mcp", "test"]),
+    AUDIT_LOCK: ([CORE, EXTRAS["audit"]], ["server", "mcp", "test"]),
+    MCP_LOCK: ([CORE, EXTRAS["mcp"]], ["server", "audit", "test"]),
+    TEST_LOCK: ([CORE, EXTRAS["server"], EXTRAS["audit"], EXTRAS["mcp"], EXTRAS["test"]], []),
 }
 
 
@@ -95,13 +97,14 @@ def test_the_core_needs_no_server_and_no_audit():
     assert {"dask", "distributed", "pyarrow"} <= _names(EXTRAS["audit"])
 
 
-@pytest.mark.parametrize("later", [CORE_LOCK, AUDIT_LOCK, TEST_LOCK], ids=lambda p: p.name)
+@pytest.mark.parametrize("later", [CORE_LOCK, AUDIT_LOCK, MCP_LOCK, TEST_LOCK], ids=lambda p: p.name)
 def test_every_lock_keeps_the_versions_of_the_runtime_lock(later):
     runtime, other = pins(LOCK), pins(later)
     assert {n: (v, other[n][0]) for n, (v, _) in runtime.items() if n in other and other[n][0] != v} == {}
     if later is TEST_LOCK:
-        audit = pins(AUDIT_LOCK)
-        assert {n: (v, other[n][0]) for n, (v, _) in audit.items() if other.get(n, ("",))[0] != v} == {}
+        for earlier in (AUDIT_LOCK, MCP_LOCK):
+            kept = pins(earlier)
+            assert {n: (v, other[n][0]) for n, (v, _) in kept.items() if other.get(n, ("",))[0] != v} == {}
 
 
 def test_make_installs_from_the_locks():
@@ -110,6 +113,7 @@ def test_make_installs_from_the_locks():
         ("CORE_LOCK", CORE_LOCK),
         ("LOCK", LOCK),
         ("AUDIT_LOCK", AUDIT_LOCK),
+        ("MCP_LOCK", MCP_LOCK),
         ("TEST_LOCK", TEST_LOCK),
     ):
         assert re.search(rf"^{variable} := {re.escape(lock.name)}$", makefile, re.M), variable
@@ -117,12 +121,13 @@ def test_make_installs_from_the_locks():
     testing = re.search(r"^\$\(TESTING\):.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
     # make install / make run: the core with both extras (.venv/bin/dask included); no test tool
     assert "--require-hashes -r $(LOCK)" in runtime and "--require-hashes -r $(AUDIT_LOCK)" in runtime
+    assert "--require-hashes -r $(MCP_LOCK)" in runtime
     assert "--no-deps -e ." in runtime
     assert "TEST" not in runtime, "make run would install the test extras"
     assert "--require-hashes -r $(TEST_LOCK)" in testing
     assert re.search(r"^run: \$\(RUNTIME\)$", makefile, re.M), "make run must need only the runtime install"
     assert re.search(r"^test: \$\(TESTING\)$", makefile, re.M)
     lock = re.search(r"^lock:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
-    assert all(f"-o $({v})" in lock for v in ("CORE_LOCK", "LOCK", "AUDIT_LOCK", "TEST_LOCK")), (
+    assert all(f"-o $({v})" in lock for v in ("CORE_LOCK", "LOCK", "AUDIT_LOCK", "MCP_LOCK", "TEST_LOCK")), (
         "make lock writes them all"
     )
