@@ -59,6 +59,10 @@ run: $(RUNTIME)
 openapi.yaml: $(RUNTIME) $(wildcard schemas/*.py checker/web/*.py checker/service/*.py)
 	$(VENV)/bin/hexodic-checker-openapi > $@
 
+# The request bodies' JSON Schemas, from the same document: the MCP server's tools' input schemas.
+checker/data/requests.schema.json: $(RUNTIME) $(wildcard schemas/*.py checker/web/*.py checker/service/*.py)
+	$(PY) -m checker.web.request_schemas > $@
+
 # The rules reference, written from checker/catalogue.py and checker/reference.py.
 docs/rules.md: $(RUNTIME) checker/catalogue.py checker/reference.py
 	$(PY) -m checker.reference > $@

@@ -8,7 +8,7 @@ The front door::
 Pure Python, no web framework.  One module per concept:
 
 - :mod:`checker.version`    the rules version and the package version, decided once
-- :mod:`checker.extras`     the package's extras (server, audit) and the line when one is missing
+- :mod:`checker.extras`     the package's extras (server, audit, mcp) and the line when one is missing
 - :mod:`checker.board`      cells, names, neighbours, steps, edge slots
 - :mod:`checker.position`   positions, player states, consistency (D-3), the 60 half-move limit
 - :mod:`checker.turn`       Place, Move, Skip, Shape, Echo, Turn

@@ -3,8 +3,8 @@ the one line a command prints when the extra it needs is not installed.
 
 The core (``pip install hexodic-checker``) is the rules engine and the
 ``hexodic-check`` command.  ``hexodic-checker[server]`` adds the HTTP service;
-``hexodic-checker[audit]`` adds the archive audit.  ``make install`` installs
-both.
+``hexodic-checker[audit]`` adds the archive audit; ``hexodic-checker[mcp]``
+the MCP server (``hexodic-check mcp``).  ``make install`` installs them all.
 
 >>> missing("server")
 []
@@ -22,6 +22,7 @@ PACKAGE = "hexodic-checker"
 EXTRAS: dict[str, tuple[str, ...]] = {
     "server": ("flask", "gunicorn", "gevent", "prometheus_client", "resvg_py", "apispec", "yaml", "swagger_ui_bundle"),
     "audit": ("dask", "distributed", "pyarrow", "zstandard", "matplotlib"),
+    "mcp": ("mcp", "uvicorn", "anyio"),
 }
 
 

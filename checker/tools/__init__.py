@@ -7,6 +7,7 @@ protocol, the conformance driver, the vectors and answers files.
 - :mod:`checker.tools.vectors`   the conformance vectors: build, read, check
 - :mod:`checker.tools.answers`   an answers file of another implementation, compared with the vectors
 - :mod:`checker.tools.audit`     whole game archives judged again on Dask; self-play archives
+- :mod:`checker.tools.mcp_server` the checker as a Model Context Protocol server (``hexodic-check mcp``)
 
 Words: "the checker" is this rules engine; "the engine protocol" is the line
 protocol of ENGINE (docs/engine.md); "the engine" is the program under test.

@@ -18,6 +18,8 @@ schema → response); this package carries HTTP to it and back.
 - :mod:`checker.web.compression` gzip for large answers, in one place (a Flask hook, so it is here, not
   in :mod:`checker.service`)
 - :mod:`checker.web.openapi`     the OpenAPI document, built from the declarations
+- :mod:`checker.web.request_schemas` the request bodies' JSON Schemas from that document
+  (``checker/data/requests.schema.json``, the MCP server's input schemas)
 
 May import: everything below it (the rules engine, :mod:`checker.drawing`,
 :mod:`checker.service`, :mod:`checker.tools` for the vectors it serves, :mod:`schemas`).

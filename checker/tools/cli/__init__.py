@@ -13,6 +13,7 @@
     hexodic-check audit INPUT... --out OUT [--scheduler ADDRESS | --workers N] [--resume] [--report FILE.html]
     hexodic-check selfplay --games N --seed S --out FILE [--spoil FRACTION]
     hexodic-check rules [ID] [--json]
+    hexodic-check mcp [--http HOST:PORT]
 
 POSITION is HPN text, a path to a file holding HPN or a JSON position, or
 ``-`` for stdin.  TURN is HTN text, inline JSON (``'{"project": ...}'``) or
@@ -31,7 +32,7 @@ One module per command, each with ``add_to(subparsers)`` and ``run(args, reader)
 :mod:`checker.tools.cli.validate`, :mod:`checker.tools.cli.render`, :mod:`checker.tools.cli.perft`,
 :mod:`checker.tools.cli.engine`, :mod:`checker.tools.cli.conform`, :mod:`checker.tools.cli.vectors`,
 :mod:`checker.tools.cli.audit` (audit and selfplay),
-:mod:`checker.tools.cli.rules`; what they share is in :mod:`checker.tools.cli.common`.
+:mod:`checker.tools.cli.rules`, :mod:`checker.tools.cli.mcp`; what they share is in :mod:`checker.tools.cli.common`.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from checker.tools.cli import (
     conform,
     engine,
     legal,
+    mcp,
     perft,
     render,
     replay,
@@ -72,7 +74,7 @@ from checker.version import PACKAGE_VERSION, RULES_VERSION
 __all__ = ["main", "build_parser", "BadInput", "MARKS", "checklist"]
 
 # The commands in the order --help lists them.
-COMMANDS = (check, legal, replay, validate, render, vectors, perft, engine, conform, audit, rules)
+COMMANDS = (check, legal, replay, validate, render, vectors, perft, engine, conform, audit, rules, mcp)
 
 
 class _Parser(argparse.ArgumentParser):
