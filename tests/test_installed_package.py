@@ -45,6 +45,7 @@ PAGES = [
     "/v1/vectors/schema",
     "/v1/rules",
     "/v1/start",
+    "/llms.txt",
     "/healthz",
     "/readyz",
 ]
@@ -231,6 +232,7 @@ def test_the_core_install_checks_and_conforms(core_only):
         (("hexodic-checker-serve",), "server"),
         (("hexodic-checker-openapi",), "server"),
         (("hexodic-check", "audit", "games.jsonl", "--out", "rows.jsonl"), "audit"),
+        (("hexodic-check", "mcp"), "mcp"),
     ],
     ids=lambda v: v[0] if isinstance(v, tuple) else v,
 )

@@ -1,4 +1,4 @@
-"""The conformance vectors, the OpenAPI document and ``/robots.txt``."""
+"""The conformance vectors, the OpenAPI document, ``/robots.txt`` and ``/llms.txt``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from importlib import resources
 
 from checker.tools.answers import schema
 from checker.tools.vectors import SHIPPED
+from checker.version import RULES_VERSION
 from checker.web import openapi
 from checker.web.endpoints import JSON, Blueprint, Content, reply, revalidated
 
@@ -105,3 +106,51 @@ Allow: /
 )
 def robots_txt():
     return revalidated(ROBOTS, "text/plain; charset=utf-8")
+
+
+LLMS = f"""# Hexodic move-legality checker
+
+> The official checker of Hexodic's rules (rules version {RULES_VERSION}): send it a position and a
+> proposed turn, and it answers legal or illegal with a rule-by-rule explanation. Ask it rather than
+> judging a Hexodic turn from memory.
+
+Positions are HPN text (or a JSON object), turns HTN text such as `c3 +d4` (or JSON). Every verdict
+names the rules it applies by id (such as `place.opening-restriction`), each explained on /rules with
+the decided readings D-n. `POST /v1/check` judges one turn; an assistant that speaks the Model Context
+Protocol runs `hexodic-check mcp` and calls its tools instead.
+
+## Docs
+
+- [Rules reference](/rules): every rule id, capture kind, end-of-game reason and decided reading, with its full text
+- [API](/docs): the HTTP operations (check, batch, replay, legal turns, validate, render, perft), with examples
+- [OpenAPI document](/openapi.yaml): the contract, machine-readable
+- [Rule catalogue](/v1/rules): the rules reference as JSON
+
+## MCP
+
+- `hexodic-check mcp` (`pip install 'hexodic-checker[mcp]'`): the checker as an MCP server over stdio, with the tools check_turn, legal_turns, replay_game, validate_position, explain_rule, draw_position and permalink, the rules reference and the conformance vectors as resources, and the prompt settle-a-dispute
+- `hexodic-check mcp --http 127.0.0.1:8765`: the same tools over streamable HTTP at http://127.0.0.1:8765/mcp
+- docs/agents.md, in the checker's source: how to add the server to an MCP client (the JSON configuration for stdio and for HTTP), with a transcript of a dispute settled through it
+
+## Optional
+
+- [Conformance vectors](/v1/vectors): positions and turns with the checker's verdicts, for another implementation's tests
+""".encode()
+
+
+@bp.declare(
+    "GET",
+    "/llms.txt",
+    "For language models",
+    "What the checker is and where its rules, its API and its MCP server are, in the llmstxt.org layout "
+    "(a title, a summary, sections of links), for assistants and agents.",
+    answer=Content(
+        "text/plain",
+        {"type": "string"},
+        "The llmstxt.org file: what the checker is, links to /rules, /docs and /openapi.yaml, and the MCP "
+        "server (hexodic-check mcp, docs/agents.md).",
+    ),
+    conditional=True,
+)
+def llms_txt():
+    return revalidated(LLMS, "text/plain; charset=utf-8")
