@@ -19,7 +19,7 @@ TEST_LOCK := requirements-test.lock
 RUNTIME := $(VENV)/.runtime-installed
 TESTING := $(VENV)/.test-installed
 
-.PHONY: install lint test run clean vectors bench audit lighthouse perft lock
+.PHONY: install lint test run clean vectors bench audit lighthouse perft lock mutate
 
 $(RUNTIME): $(LOCK) $(AUDIT_LOCK) $(MCP_LOCK) pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,18 @@ lint: $(TESTING)
 test: $(TESTING)
 	$(LINT)
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)
+
+# Mutation testing (mutmut 3, configured in pyproject.toml's [tool.mutmut]): the rules engine
+# (checker/*.py) and the archive audit (checker/tools/audit), each mutant against the tests that
+# reach its function, then the score per module (python -m tests.mutation).  Results stay in
+# mutants/ and a second run tries only what is new; `make mutate MODULE=checker/ending.py` (or
+# MODULE=checker/tools/audit) tries one module's mutants again.  docs/testing.md has the figures.
+MUTATE_JOBS ?= 2
+MUTANT_NAMES = $(if $(MODULE),'$(subst /,.,$(patsubst %/,%,$(MODULE:.py=))).*')
+
+mutate: $(TESTING)
+	nice -n 10 $(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) $(MUTANT_NAMES)
+	$(PY) -m tests.mutation
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info
