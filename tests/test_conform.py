@@ -10,10 +10,12 @@ console scripts exactly as an engine author's CI would run it.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -124,9 +126,24 @@ def test_a_turn_listed_twice_in_two_spellings(capsys):
     assert code == 1
     assert out[1:3] == [
         "perft start: depth 1: engine 481, checker 480",
-        f"  from the table position, at '{START}', the engine lists 1 turn a second time in another "
-        "spelling; the turn sets agree",
+        f"  from the table position, at '{START}', the engine lists c3 +d4 twice (as \"c3 +d4\" and "
+        '"C3 +D4"); the turn sets agree',
     ]
+
+
+def test_a_turn_listed_twice_in_one_spelling_fails_naming_it(capsys):
+    """As a set the engine's list is right; listing a turn twice is still a difference (issue 33), in
+    perft from the table and in the early game, and the turn is named."""
+    code, out, _ = conform(capsys, "same_twice", "--no-vectors", "--positions", "start", "--depth", "1")
+    assert code == 1, out
+    assert out[1:3] == [
+        "perft start: depth 1: engine 481, checker 480",
+        f"  from the table position, at '{START}', the engine lists c3 +d4 twice (as \"c3 +d4\" and "
+        '"c3 +d4"); the turn sets agree',
+    ]
+    code, out, _ = conform(capsys, "same_twice", "--no-vectors", "--depth", "0", "--games", "1", "--first")
+    assert code == 1, out
+    assert out[1] == (f'position the start: the engine lists c3 +d4 twice (as "c3 +d4" and "c3 +d4") at \'{START}\'')
 
 
 def test_wrong_violations(capsys):
@@ -496,3 +513,108 @@ def test_the_early_game_and_the_milestones_exercise_every_turn_rule():
     assert sorted(turn_rules - failed) == []
     assert captures == {"move", "encirclement", "echo"}
     assert ends == {"takeover", "network", "strangle", "tiebreak"}, ends
+
+
+# ------------------------------------------------------ what conform asks, and what it leaves ---
+
+
+def _requests(log: Path) -> list[dict]:
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def test_a_legal_vector_called_illegal_is_the_difference_and_the_position_after_is_not_asked(
+    capsys, tmp_path, monkeypatch
+):
+    """hand-open-01 (A's first Place, c3 +d4 from the start) is legal; the engine says illegal
+    (place.empty). That is the one difference reported for it, and conform does not ask the engine to
+    play a turn the engine calls illegal."""
+    log = tmp_path / "requests.jsonl"
+    monkeypatch.setenv("ENGINE_LOG", str(log))
+    code, out, _ = conform(capsys, "calls_legal_illegal", "--vectors", "hand-open-0[14]", "--depth", "0")
+    assert code == 1, out
+    assert [line for line in out if line.startswith("vector ")] == [
+        f"vector hand-open-01: legal: expected true, got false (c3 +d4 from {START})"
+    ]
+    asked = _requests(log)
+    assert [r["op"] for r in asked] == ["hello", "check", "check", "play"]  # hand-open-04 is played, 01 is not
+    assert asked[3]["turn"] == "e5 +e4"
+
+
+def test_perft_is_never_asked_deeper_than_the_tables_depth(capsys, tmp_path, monkeypatch):
+    """cooldown-skip's table goes to depth 2: --depth 3 counts to 2, and the engine is asked the legal
+    turns of the table position and of the positions after one turn only."""
+    log = tmp_path / "requests.jsonl"
+    monkeypatch.setenv("ENGINE_LOG", str(log))
+    e = TABLE["cooldown-skip"]
+    assert len(e.nodes) == 2
+    code, out, _ = conform(
+        capsys, "calls_legal_illegal", "--no-vectors", "--positions", "cooldown-skip", "--depth", "3"
+    )
+    assert code == 0, out
+    assert out[1] == f"perft cooldown-skip: {e.nodes[0]:,}, {e.nodes[1]:,} agree (depth 1-2)"
+    asked = _requests(log)
+    plays = [r for r in asked if r["op"] == "play"]
+    assert {r["position"] for r in plays} == {e.hpn} and len(plays) == e.nodes[0]
+    listed = [r["position"] for r in asked if r["op"] == "legal-turns"]
+    assert listed[0] == e.hpn and len(listed) == 1 + e.nodes[0]
+
+
+def _pids(pid_file: Path) -> list[int]:
+    return [int(p) for p in pid_file.read_text().split("\n")[0].split()]
+
+
+def _gone(pids: list[int], seconds: float = 5) -> list[int]:
+    """The processes of ``pids`` still running after ``seconds``; those are then killed (by their
+    id), so a conform that leaves them fails its test without leaving them behind."""
+    deadline = time.monotonic() + seconds
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [p for p in pids if _alive(p)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    return left
+
+
+@pytest.mark.parametrize(
+    "how, args, code",
+    [
+        ("pass", (), 0),
+        ("fail", (), 1),
+        ("hang", ("--timeout", "1"), 2),
+    ],
+)
+def test_the_engines_process_group_is_gone_when_conform_exits(capsys, tmp_path, monkeypatch, how, args, code):
+    """The engine and the process it started (its group) are gone once conform returns: when it
+    agrees, when it differs and when it times out."""
+    pid_file = tmp_path / "pids"
+    monkeypatch.setenv("SPAWN_PID_FILE", str(pid_file))
+    monkeypatch.setenv("SPAWN_HOW", how)
+    got, out, err = conform(capsys, "spawns", "--no-vectors", "--positions", "start", "--depth", "1", *args)
+    assert got == code, (out, err)
+    pids = _pids(pid_file)
+    assert len(pids) == 2
+    assert _gone(pids, seconds=0.5) == [], f"left running after a {how} run"
+
+
+def test_the_engines_process_group_is_gone_after_ctrl_c(tmp_path):
+    """Ctrl-C (SIGINT to conform) while the engine is working: conform says so (exit 130) and leaves
+    neither the engine nor its child running."""
+    pid_file = tmp_path / "pids"
+    env = {**os.environ, "SPAWN_PID_FILE": str(pid_file), "SPAWN_HOW": "hang"}
+    args = ["conform", "--engine", engine("spawns"), "--games", "0", "--no-vectors", "--depth", "1"]
+    proc = subprocess.Popen([_script("hexodic-check"), *args], env=env, cwd=tmp_path, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while not (pid_file.exists() and "asked" in pid_file.read_text()):
+            assert proc.poll() is None and time.monotonic() < deadline, "the engine was never asked"
+            time.sleep(0.05)
+        pids = _pids(pid_file)
+        assert all(_alive(p) for p in pids)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert err.decode().splitlines()[-1] == "hexodic-check: interrupted"
+    assert _gone(pids, seconds=0.5) == [], "left running after Ctrl-C"

@@ -213,10 +213,13 @@ class Engine:
         except subprocess.TimeoutExpired:  # pragma: no cover - a process that survives SIGKILL
             pass
         self._reader.join(timeout=QUIT_GRACE)
-        try:
-            self._from_engine.close()
-        except (OSError, ValueError):
-            pass
+        # A process that left the engine's group (its own setsid) may still hold the pipe open: closing
+        # it under the reader thread, blocked reading it, would block this process for good.
+        if not self._reader.is_alive():
+            try:
+                self._from_engine.close()
+            except (OSError, ValueError):
+                pass
         self._stderr.close()
 
 
@@ -601,15 +604,15 @@ def _vectors(talk: _Talk, pattern: str, report: _Report) -> None:
 
 def _engine_counts(talk: _Talk, hpn: str, depth: int) -> list[int]:
     """The engine's perft(1) … perft(depth) of ``hpn``, from its own
-    ``legal-turns`` and ``play``: the number of distinct turn texts it
-    lists, summed over the positions it reaches."""
+    ``legal-turns`` and ``play``: the number of turns it lists (a turn listed
+    twice counts twice), summed over the positions it reaches."""
     counts = [0] * depth
 
     def walk(h: str, ply: int) -> None:
-        texts = set(talk.turn_texts(h))
+        texts = talk.turn_texts(h)
         counts[ply] += len(texts)
         if ply + 1 < depth:
-            for t in sorted(texts):
+            for t in sorted(set(texts)):
                 walk(talk.play(h, t), ply + 1)
 
     walk(hpn, 0)
@@ -632,6 +635,23 @@ def _turn_set_lines(pos: Position, hpn: str, theirs: dict[Turn, str], mine: dict
     ]
 
 
+def _listed_twice(pos: Position, texts: list[str]) -> str:
+    """Each turn the engine lists more than once (in one spelling or several),
+    named with how it wrote it: ``c3 +d4 twice (as "c3 +d4" and "C3 +D4")``;
+    empty when it lists each once.  The texts parse (:meth:`_Talk.canonical`
+    read them first)."""
+    spellings: dict[Turn, list[str]] = {}
+    for text in texts:
+        spellings.setdefault(parse_htn(text), []).append(text)
+    times = {2: "twice", 3: "three times"}
+    return "; ".join(
+        f"{turn_to_htn(turn, pos)} {times.get(len(ss), f'{len(ss)} times')} "
+        f"(as {', '.join(json.dumps(t) for t in ss[:-1])} and {json.dumps(ss[-1])})"
+        for turn, ss in spellings.items()
+        if len(ss) > 1
+    )
+
+
 def _check_again(hpn: str, htn: str) -> str:
     """The command that shows the checker's verdict (and position after) of a turn."""
     return f"    again: hexodic-check check {shlex.quote(hpn)} {shlex.quote(htn)}"
@@ -651,12 +671,9 @@ def _descend(talk: _Talk, pos: Position, depth: int, path: list[str], report: _R
         for line in _turn_set_lines(pos, hpn, theirs, mine):
             report.out(line)
         return
-    twice = len(set(texts)) - len(theirs)
+    twice = _listed_twice(pos, texts)
     if twice:
-        report.out(
-            f"  {where}, at {shlex.quote(hpn)}, the engine lists {twice} turn{'s' if twice != 1 else ''} a second "
-            "time in another spelling; the turn sets agree"
-        )
+        report.out(f"  {where}, at {shlex.quote(hpn)}, the engine lists {twice}; the turn sets agree")
         return
     for turn, nodes in perft(pos, depth, divide=True):
         child = after(pos, turn)
@@ -695,12 +712,17 @@ def _own_position(
     depth = options.depth if depth is None else depth
     pos = parse_hpn(own.hpn)
     hpn = position_to_hpn(pos)
-    theirs = talk.canonical(hpn, talk.turn_texts(hpn))
+    texts = talk.turn_texts(hpn)
+    theirs = talk.canonical(hpn, texts)
     mine = {t: turn_to_htn(t, pos) for t in legal_turns(pos)}
     if set(theirs) != set(mine):
         report.differ(f"position {own.name}{_line(own)}: the legal turns differ at {shlex.quote(hpn)}")
         for line in _turn_set_lines(pos, hpn, theirs, mine):
             report.out(line)
+        return
+    twice = _listed_twice(pos, texts)
+    if twice:
+        report.differ(f"position {own.name}{_line(own)}: the engine lists {twice} at {shlex.quote(hpn)}")
         return
     turns = list(mine)
     if len(turns) > PLAY_SAMPLE and not play_all:
