@@ -85,7 +85,7 @@ def _number(text: str, what: str, where: str) -> int:
     if not text.isascii() or not text.isdigit():
         raise NotationError(f"{what} must be a whole number, not {text!r}", where)
     if len(text) > _MAX_DIGITS:
-        raise NotationError(f"{what} {text} is too large", where)
+        raise NotationError(f"{what} {text} has {len(text)} digits; a number has at most {_MAX_DIGITS}", where)
     return int(text)
 
 
