@@ -5,32 +5,19 @@ The real gunicorn on loopback (bench.server), as tests/web/test_drain.py."""
 
 from __future__ import annotations
 
-import http.client
 import re
 import signal
 import subprocess
 import time
 from pathlib import Path
 
-from bench.server import HOST, running_gunicorn
+from bench.server import running_gunicorn
 from checker.web import settings
 from checker.web.serving import drain_flag
+from tests.web.test_drain import _get  # a GET's status, or the error that stopped it
 
 OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
 LONG_DRAIN = 30  # seconds: far longer than a stop at once takes
-
-
-def _ready(port: int) -> int | str:
-    conn = http.client.HTTPConnection(HOST, port, timeout=5)
-    try:
-        conn.request("GET", "/readyz")
-        resp = conn.getresponse()
-        resp.read()
-        return resp.status
-    except OSError as exc:
-        return type(exc).__name__
-    finally:
-        conn.close()
 
 
 def _left_behind(flag: Path) -> bool:
@@ -42,7 +29,7 @@ def _left_behind(flag: Path) -> bool:
 
 def _wait_draining(srv, flag: Path) -> None:
     deadline = time.monotonic() + 10
-    while not (flag.exists() and _ready(srv.port) == 503):
+    while not (flag.exists() and _get(srv.port, "/readyz") == 503):
         assert time.monotonic() < deadline, f"the drain did not start:\n{srv.output()}"
         time.sleep(0.05)
 
