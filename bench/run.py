@@ -77,7 +77,7 @@ import time
 from array import array
 from pathlib import Path
 
-from bench import archive, conform_time, perft_bench, pictures
+from bench import archive, conform_time, perft_bench, pictures, versus
 from bench.clients import bench_section as worker_classes_section
 from bench.server import running_gunicorn
 from checker.generate import legal_turns
@@ -1138,6 +1138,9 @@ def main(argv=None) -> int:
         sections.append(worker_classes_section())
         print("\n" + sections[-1], flush=True)
     sections.append(pictures.section())
+    print("\n" + sections[-1], flush=True)
+    log(f"side by side with {versus.BASELINE} (bench/versus.py)")
+    sections.append(versus.section())
     print("\n" + sections[-1], flush=True)
     if not args.no_tools:
         log("conform's default run, then the archive audit (about 10 minutes)")
