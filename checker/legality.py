@@ -207,9 +207,14 @@ class _Judge:
 
     # ------------------------------------------------------------ game --
 
-    def game_over(self) -> None:
+    def game_over(self, ended: GameResult | None = None) -> None:
         reason = game_over_reason(self.pos)
-        if reason is None:
+        if reason is None and ended is not None and ended.over:  # a repetition or threefold, known to a replay
+            how = "a threefold repetition" if ended.reason == "threefold" else f"a {ended.reason}"
+            won = "a draw" if ended.result == "draw" else f"{ended.result} wins"
+            shows = f"the turn before this one ended the game by {how} ({won}). No turn can be played"
+            self.add("game.over", STEP_GAME, False, shows, requires="The game is already over")
+        elif reason is None:
             self.add(
                 "game.over",
                 STEP_GAME,
@@ -842,7 +847,12 @@ def _explain_illegal(failed: list[Check]) -> str:
 
 
 def check(
-    position: Position, turn: Turn, history: Iterable[Position] | None = None, *, assume_consistent: bool = False
+    position: Position,
+    turn: Turn,
+    history: Iterable[Position] | None = None,
+    *,
+    assume_consistent: bool = False,
+    ended: GameResult | None = None,
 ) -> Verdict:
     """Judge ``turn`` played from ``position``.
 
@@ -850,6 +860,8 @@ def check(
     ``position``; without it repetition and threefold are reported as not
     evaluated.  Raises :class:`InconsistentPosition` when the position breaks
     D-3 (pass ``assume_consistent=True`` when the caller has checked already).
+    ``ended``: a replay's game after the turn before, which may have ended it
+    in a way the position alone cannot show (a repetition or a threefold).
     """
     if not assume_consistent:
         problems = position.problems()
@@ -857,7 +869,7 @@ def check(
             raise InconsistentPosition(problems)
     history = list(history) if history is not None else None
     judge = _Judge(position, turn, history)
-    judge.game_over()
+    judge.game_over(ended)
     judge.project()
     judge.shape()
     judge.echo()

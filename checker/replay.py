@@ -9,7 +9,9 @@
 
 From the start position the whole history is known, so repetition and
 threefold are judged.  From another ``start`` they are judged only when the
-game's positions before it are given as ``history``.
+game's positions before it are given as ``history``.  A turn after the
+game's end is illegal (``game.over``), the end by a repetition or a
+threefold included (which the position alone cannot show).
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def replay(turns: Sequence[Turn], start: Position | None = None, history: Iterab
     verdicts: list[Verdict] = []
     game = None
     for i, turn in enumerate(turns):
-        verdict = check(pos, turn, hist)
+        verdict = check(pos, turn, hist, ended=game)
         verdicts.append(verdict)
         if not verdict.legal:
             return Replay(
@@ -94,7 +96,7 @@ def replay_quickly(
     game = None
     for i, turn in enumerate(turns):
         if over or not turn_is_legal(pos, turn, game_over_checked=True):
-            verdict = check(pos, turn, hist, assume_consistent=True)
+            verdict = check(pos, turn, hist, assume_consistent=True, ended=game)
             assert not verdict.legal, "turn_is_legal and check disagree"
             return Replay(
                 i + 1, False, FirstIllegal(i, verdict), pos, game or game_status(pos, hist is not None), (verdict,)

@@ -24,21 +24,9 @@ from checker.tools.audit.records import COLUMNS, judge
 from checker.tools.audit.selfplay import selfplay_records, write_archive
 from checker.tools.cli import main
 from checker.web import create_app
+from tests.audit_helpers import ILLEGAL, rows_of, run_cli, write_lines
 
 BIN = Path(sys.executable).parent
-
-# A game A wins by takeover, from the hand-written vector hand-end-01's line of play is long; a short one:
-# c3 +d4 (A), e5 +d4 (B), e5 +d5 is illegal: e5 holds B's stone (place.empty).
-ILLEGAL = ["c3 +d4", "e5 +d4", "e5 +d5"]
-
-
-def rows_of(path: Path) -> list[dict]:
-    return [orjson.loads(line) for line in path.read_bytes().splitlines()]
-
-
-def write_lines(path: Path, records) -> Path:
-    path.write_bytes(b"".join((r if isinstance(r, bytes) else orjson.dumps(r)) + b"\n" for r in records))
-    return path
 
 
 # ------------------------------------------------------------------ records ---
@@ -161,33 +149,6 @@ def test_every_row_of_a_spoilt_selfplay_archive_agrees_with_v1_replay():
 # ------------------------------------------------------------- the command ---
 
 
-@pytest.fixture(scope="module")
-def archive(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("archive") / "games.jsonl"
-    write_archive(str(path), 240, seed=5, spoil=0.3)
-    # blank lines are skipped, their numbers counted
-    lines = path.read_bytes().split(b"\n")
-    path.write_bytes(b"\n".join([*lines[:3], b"", b"   ", *lines[3:]]))
-    return path
-
-
-@pytest.fixture(scope="module")
-def expected(archive, tmp_path_factory) -> list[dict]:
-    """The archive judged in this process, record by record."""
-    rows = []
-    for number, line in enumerate(archive.read_bytes().split(b"\n"), start=1):
-        if line.strip():
-            row = judge(line, str(archive), number)
-            rows.append({k: row[k] for k in COLUMNS})
-    return rows
-
-
-def run_cli(*argv: str, capsys=None) -> tuple[int, list[str], str]:
-    code = main(["audit", *argv, "--no-progress"])
-    out = capsys.readouterr() if capsys is not None else None
-    return code, (out.out.splitlines() if out else []), (out.err if out else "")
-
-
 def test_in_process_rows_are_one_per_record_in_order(archive, expected, tmp_path, capsys):
     out = tmp_path / "rows.jsonl"
     code, lines, err = run_cli(str(archive), "--out", str(out), "--workers", "0", "--chunk", "7", capsys=capsys)
@@ -257,7 +218,7 @@ def test_compressed_parquet_globs_and_directories(archive, expected, tmp_path, c
     [
         (lambda d: ["missing.jsonl"], "missing.jsonl: cannot be opened (No such file or directory)"),
         (lambda d: [str(d / "*.nothing")], "*.nothing: the pattern matches no file"),
-        (lambda d: [str(write_lines(d / "empty.jsonl", [b"", b" "]))], "the inputs hold no record"),
+        (lambda d: [str(write_lines(d / "empty.jsonl", [b"", b" "]))], "empty.jsonl: the file holds no record"),
         (lambda d: [_parquet_without_turns(d)], "the Parquet file has no 'turns' column"),
     ],
     ids=["no-path", "no-match", "no-record", "no-turns-column"],

@@ -17,6 +17,7 @@ from importlib import resources
 import pytest
 
 from checker import board
+from checker.ending import game_over_reason, game_status
 from checker.generate import legal_turns, turn_is_legal
 from checker.legality import check
 from checker.notation import parse_hpn, parse_htn
@@ -154,3 +155,102 @@ def test_shape_is_legal_is_membership_in_legal_shapes():
                             legal = shape_is_legal(pos.tiers, pos.locked, landing, lowers_left, shape)
                             assert legal == (shape in listed)
             pos = apply(pos, turn).position
+
+
+def _over_starts(monkeypatch) -> list[tuple[Position, Turn]]:
+    """Positions where random games ended, each with a turn that would be legal
+    there were the game going on (the generator's, told it is)."""
+    from checker import generate
+
+    out = []
+    for seed in range(GAMES):
+        pos = Position.start()
+        for turn in _game(seed):
+            pos = apply(pos, turn).position
+        with monkeypatch.context() as going_on:
+            going_on.setattr(generate, "game_over_reason", lambda pos: None)
+            otherwise = legal_turns(pos)
+        if otherwise:
+            out.append((pos, random.Random(seed).choice(otherwise)))
+    return out
+
+
+def test_a_start_already_over_makes_the_first_turn_illegal(monkeypatch):
+    """game.over, though the turn would be legal were the game going on; the
+    game's state is the start's, and nothing after the first turn is judged."""
+    starts = _over_starts(monkeypatch)
+    assert len(starts) >= GAMES // 2
+    for pos, turn in starts:
+        assert game_over_reason(pos) is not None and check(pos, turn).violations == ["game.over"]
+        for history in ([], None):
+            quick = replay_quickly([turn, turn], pos, history)
+            _same(quick, replay([turn, turn], pos, history))
+            assert (quick.checked, quick.legal, quick.first_illegal.index) == (1, False, 0)
+            assert quick.first_illegal.verdict.violations == ["game.over"]
+            assert quick.final is pos and quick.game == game_status(pos, history is not None)
+
+
+def test_a_history_given_with_the_start_position_is_honoured():
+    """From the start position (not given, or given) with earlier positions:
+    a turn that recreates one of them loses by repetition, as replay says."""
+    turn = parse_htn("c3 +d4")
+    after = apply(Position.start(), turn).position
+    for start in (None, Position.start()):
+        for history in ([after], (p for p in [after])):
+            quick = replay_quickly([turn], start, history)
+            assert quick.legal and (quick.game.over, quick.game.reason, quick.game.result) == (True, "repetition", "B")
+            _same(quick, replay([turn], start, [after]))
+    # without it, nothing to recreate
+    assert replay_quickly([turn]).game.over is False
+    assert replay_quickly([turn], Position.start()).game.repetition == "not_evaluated"
+
+
+def _vector(vector_id: str) -> dict:
+    (vector,) = [v for v in _hand_vectors() if v["id"] == vector_id]
+    return vector
+
+
+# hand-end-12: A and B Move back and forth from its position at half-move 48; B's fourth turn recreates it.
+DANCE = [parse_htn(t) for t in ("a1-a2", "g7-g6", "a2-a1", "g6-g7")]
+
+
+def test_each_position_enters_the_history_after_its_turn_is_applied():
+    """The position a turn is played from is in the history of the turns after
+    it (the given start included), not of its own: the dance repeats the start
+    at its fourth turn, and no sooner."""
+    start = parse_hpn(_vector("hand-end-12")["history"][1])
+    for n in range(1, len(DANCE) + 1):
+        quick = replay_quickly(DANCE[:n], start, [])
+        _same(quick, replay(DANCE[:n], start, []))
+        assert quick.legal and quick.game.over == (n == len(DANCE))
+    assert (quick.game.reason, quick.game.result) == ("repetition", "A")
+    assert "the turn recreates an earlier position of the game, history[0] (half-move 48)" in quick.game.message
+    # the same from the start of a longer history: the start is history[3]
+    earlier = [parse_hpn(h) for h in _vector("hand-end-12")["history"][:1]] * 3
+    quick = replay_quickly(DANCE, start, earlier)
+    _same(quick, replay(DANCE, start, earlier))
+    assert "history[3] (half-move 48)" in quick.game.message
+
+
+@pytest.mark.parametrize("vector_id", ["hand-end-12", "hand-end-15", "hand-end-25"])
+def test_a_turn_after_a_repetition_or_a_threefold_is_illegal(vector_id):
+    """The game is over though the position alone cannot show it: the next
+    turn fails game.over in both replays (the quick one used to stop on its
+    own assertion), and the game's end is the repetition or threefold."""
+    vector = _vector(vector_id)
+    start, history = parse_hpn(vector["position"]), [parse_hpn(h) for h in vector["history"]]
+    after = parse_hpn(vector["after"])
+    assert game_over_reason(after) is None
+    for next_turn in legal_turns(after)[:5]:
+        turns = [parse_htn(vector["turn"]), next_turn]
+        quick, full = replay_quickly(turns, start, history), replay(turns, start, history)
+        _same(quick, full)
+        assert (quick.checked, quick.first_illegal.index, quick.first_illegal.verdict.violations) == (
+            2,
+            1,
+            ["game.over"],
+        )
+        assert quick.game.reason == vector["game"]["reason"] and quick.final == after
+        assert f"ended the game by a {'threefold ' if vector_id == 'hand-end-15' else ''}repetition" in (
+            quick.first_illegal.verdict.explanation
+        )

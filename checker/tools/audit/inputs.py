@@ -1,6 +1,9 @@
 """The audit's inputs: paths, globs and directories expanded in argument
-order (a glob's or a directory's files in sorted order), and their records
-read a chunk at a time, so memory stays flat however large the archive.
+order (a glob's matching files, or a directory's parts at any depth, in
+sorted order; a directory's files and folders whose names start with ``.``
+or ``_`` left out), and their records read a chunk at a time, so memory
+stays flat however large the archive.  A file's kind is read from its name,
+in any case.
 
 JSON Lines files are plain, gzip (``.gz``) or zstd (``.zst``); a line is a
 record, blank lines are skipped (their numbers still count).  Parquet files
@@ -20,9 +23,8 @@ from __future__ import annotations
 import glob
 import gzip
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from checker.extras import require
 from checker.tools.audit.records import Record
@@ -70,17 +72,33 @@ def expand(arguments: list[str]) -> list[Source]:
                 raise InputError(f"{arg}: the pattern matches no file")
             out += [Source(p, _kind(p)) for p in matched]
         elif os.path.isdir(arg):
-            parts = sorted(
-                str(p)
-                for p in Path(arg).rglob("*")
-                if p.is_file() and not p.name.startswith((".", "_")) and p.name.lower().endswith(DIRECTORY_SUFFIXES)
-            )
+            parts = _parts(arg)
             if not parts:
                 raise InputError(f"{arg}: the directory holds no JSON Lines or Parquet file")
             out += [Source(p, _kind(p)) for p in parts]
         else:
             out.append(Source(arg, _kind(arg)))
     return out
+
+
+def _hidden(name: str) -> bool:
+    """A name a directory of parts leaves out: Spark's ``_SUCCESS`` and
+    ``_temporary/``, Hadoop's ``.crc`` files, editors' and systems' dot files."""
+    return name.startswith((".", "_"))
+
+
+def _parts(directory: str) -> list[str]:
+    """The part files under ``directory``, sorted: at any depth, neither a file
+    nor a folder whose name starts with ``.`` or ``_`` (a folder left out is
+    not entered: a Spark job's ``_temporary/`` holds copies of its parts)."""
+    found = []
+    for folder, folders, files in os.walk(directory):
+        folders[:] = [name for name in folders if not _hidden(name)]
+        for name in files:
+            path = os.path.join(folder, name)
+            if not _hidden(name) and name.lower().endswith(DIRECTORY_SUFFIXES) and os.path.isfile(path):
+                found.append(path)
+    return sorted(found)
 
 
 def check_inputs(sources: list[Source]) -> None:
@@ -175,6 +193,7 @@ class Records:
 
     sources: list[Source]
     skip: int = 0
+    skipped: Callable[[int, Record], None] | None = None  # told of each record skipped (0-based number)
     error: str | None = None
     read: int = field(default=0, init=False)
 
@@ -186,6 +205,8 @@ class Records:
                     self.read += 1
                     if self.read > self.skip:
                         yield record
+                    elif self.skipped is not None:
+                        self.skipped(self.read - 1, record)
             except (EOFError, OSError, ValueError) as exc:
                 self.error = f"{source.name}: the file is cut short or damaged ({_first_line(exc)})"
                 return

@@ -42,7 +42,7 @@ from checker.turn import Turn
 from schemas.position import PositionField
 from schemas.turn import MAX_HTN_LENGTH, TurnField
 
-__all__ = ["MAX_TURNS", "STATUSES", "COLUMNS", "Record", "judge", "judge_chunk"]
+__all__ = ["MAX_TURNS", "STATUSES", "COLUMNS", "Record", "judge", "judge_chunk", "sheet_of"]
 
 MAX_TURNS = 1000
 """A record of more turns is a bad record (a game has at most 60 half-moves:
@@ -181,9 +181,27 @@ def judge(raw: Any, file: str, line: int, replayer: Callable[..., Replay] = repl
         if game.game.over:
             row.update(result=game.game.result, reason=str(game.game.reason))
         row["status"] = "ok" if claimed is None or claimed == row["result"] else "result-mismatch"
-    if row["status"] != "ok" and start is None and len(turns) <= MAX_HALF_MOVES:
-        row["sheet"] = "; ".join(turn_to_htn(t) for t in turns)  # the report's /game link; not a column
+    if row["status"] != "ok" and start is None:
+        row["sheet"] = _sheet(turns)  # the report's /game link; not a column
     return row
+
+
+def _sheet(turns: Sequence[Turn]) -> str | None:
+    """The game as ``/game`` takes it (at most 60 turns), or None."""
+    return "; ".join(turn_to_htn(t) for t in turns) if len(turns) <= MAX_HALF_MOVES else None
+
+
+def sheet_of(raw: Any) -> str | None:
+    """The report's ``/game`` link of a record judged by an earlier run
+    (``--resume``: OUT holds its row, not its turns): its turns as a score
+    sheet when it is read and replayed from the start position, else None."""
+    try:
+        record = _read(raw)
+        if "turns" not in record or record.get("start") is not None:
+            return None
+        return _sheet(_turns(record["turns"]))
+    except _Bad:
+        return None
 
 
 def _shown(value: object) -> str:

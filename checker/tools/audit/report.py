@@ -5,7 +5,9 @@ offline) with charts drawn by matplotlib as inline SVG: the status counts, the
 violations by rule id, the game lengths and the throughput over time; then
 the rows that are not ``ok``, each linked to its ``/game`` permalink on
 ``site`` when one is given (games from the start position with at most 60
-turns, as ``/game`` takes them).
+turns, as ``/game`` takes them), opened at the first illegal turn.  The
+table's values are OUT's (the first illegal turn's 0-based index), and every
+text in it is HTML-escaped: ids, file names and errors come from the records.
 
 >>> s = Summary()
 >>> s.add({"status": "ok", "reason": "tiebreak", "violations": [], "checked": 60})
@@ -160,7 +162,7 @@ def write_report(path: str, summary: Summary, rows: list[dict], inputs: list[str
         ident = e(str(row["id"])) if row["id"] is not None else "—"
         if link:
             ident = f"<a href='{e(link)}'>{ident}</a>"
-        first = "" if row["first_illegal"] is None else str(row["first_illegal"] + 1)
+        first = "" if row["first_illegal"] is None else str(row["first_illegal"])  # OUT's index: 0-based
         parts.append(
             f"<tr><td>{e(row['file'])}</td><td>{row['line']}</td><td>{ident}</td><td>{e(row['status'])}</td>"
             f"<td>{first}</td><td>{e(', '.join(row['violations']))}</td>"

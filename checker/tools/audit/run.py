@@ -35,14 +35,17 @@ from typing import Any
 import orjson
 
 from checker.extras import require
-from checker.tools.audit.inputs import InputError, Records, check_inputs, expand
-from checker.tools.audit.records import COLUMNS, judge_chunk
+from checker.tools.audit.inputs import InputError, Records, Source, check_inputs, expand
+from checker.tools.audit.records import COLUMNS, judge_chunk, sheet_of
 from checker.tools.audit.report import Summary
 
 __all__ = ["AuditError", "Options", "audit", "DEFAULT_CHUNK"]
 
 DEFAULT_CHUNK = 500
 """Records per chunk (per Dask task): about 1-2 s of work on one core."""
+
+LISTED = 1000
+"""The rows that are not ok the report lists, at most (the first ones)."""
 
 
 class AuditError(InputError):
@@ -62,6 +65,7 @@ class Options:
     progress: bool = False
     progress_delay: float = 2.0
     connect_timeout: float = 5.0  # seconds to reach an existing scheduler
+    links: bool = False  # the report links its games (--site): rows kept on resume get theirs too
 
 
 @dataclass
@@ -170,12 +174,24 @@ def audit(options: Options, on_rows: Callable[[int], None] | None = None) -> Out
     check_inputs(sources)
     out, partial, kept = _prepare(options)
     summary = Summary()
+    listed: list[dict] = []
+
+    def count(row: dict) -> bool:
+        """Count the row; True when the report lists it."""
+        summary.add(row)
+        if row["status"] != "ok" and len(listed) < LISTED:
+            listed.append(row)
+            return True
+        return False
+
+    relink: dict[int, dict] = {}  # the kept rows the report lists, by record number
     if kept:
         with partial.open("rb") as fh:
-            for line in fh:
-                summary.add(orjson.loads(line))
-    records = Records(sources, skip=kept)
-    listed: list[dict] = []
+            for number, line in enumerate(fh):
+                row = orjson.loads(line)
+                if count(row) and options.links and row["status"] != "bad-record":
+                    relink[number] = row
+    records = Records(sources, skip=kept, skipped=_relinker(relink) if relink else None)
     with _client(options) as client, partial.open("ab") as sink:
         started = time.monotonic()  # the cluster is up: its start is not the audit's speed
 
@@ -183,9 +199,7 @@ def audit(options: Options, on_rows: Callable[[int], None] | None = None) -> Out
             sink.write(b"".join(orjson.dumps({k: row[k] for k in COLUMNS}) + b"\n" for row in rows))
             sink.flush()
             for row in rows:
-                summary.add(row)
-                if row["status"] != "ok" and len(listed) < 1000:
-                    listed.append(row)
+                count(row)
             summary.tick(time.monotonic() - started, len(rows))
             if on_rows is not None:
                 on_rows(len(rows))
@@ -202,12 +216,33 @@ def audit(options: Options, on_rows: Callable[[int], None] | None = None) -> Out
     summary.command_peak_mib = peak_mib()
     if summary.total == 0 and records.error is None:
         partial.unlink(missing_ok=True)
-        raise AuditError("the inputs hold no record")
+        raise AuditError(_no_record(sources, options.inputs))
     if records.error is None and out != partial:
         _to_parquet(partial, out)
         partial.unlink()
     summary.seconds = time.monotonic() - started
     return Outcome(summary, records.error, listed)
+
+
+def _relinker(rows: dict[int, dict]) -> Callable[[int, Any], None]:
+    """For the records skipped on ``--resume``: the report's /game link of each
+    kept row it lists (OUT holds the row, not the turns), from its record read
+    again (not judged: its row is known)."""
+
+    def relink(number: int, record: Any) -> None:
+        row = rows.get(number)
+        if row is not None:
+            row["sheet"] = sheet_of(record[2])
+
+    return relink
+
+
+def _no_record(sources: list[Source], arguments: list[str]) -> str:
+    """The one line for inputs without a record, naming them."""
+    if len(sources) == 1:
+        return f"{sources[0].name}: the file holds no record"
+    names = [source.name for source in sources] if len(sources) <= 3 else arguments
+    return f"{', '.join(names)}: the {len(sources):,} files hold no record"
 
 
 def _distribute(client: Any, chunks: Iterator[list], write: Callable[[list[dict]], None], window: int) -> None:

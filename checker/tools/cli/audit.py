@@ -76,6 +76,7 @@ def run(args, reader: Reader) -> int:
         resume=args.resume,
         force=args.force,
         progress=bool(args.progress),
+        links=bool(args.report and args.site),
     )
     if args.progress is False:
         options.progress_delay = float("inf")
