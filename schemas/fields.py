@@ -13,7 +13,29 @@ from typing import Any
 from marshmallow import ValidationError, fields
 
 from checker import board
+from checker.catalogue import RULE_IDS
+from checker.ending import EndReason
 from checker.notation import NotationError
+
+NAMED_ENUMS: dict[str, tuple[str, ...]] = {
+    "PlayerId": ("A", "B"),
+    "Result": ("A", "B", "draw"),
+    "EndReason": tuple(reason.value for reason in EndReason),
+    "RuleId": RULE_IDS,
+    "CheckStatus": ("passed", "failed", "not_applicable"),
+    "CaptureKind": ("move", "encirclement", "echo"),
+}
+"""The closed sets the contract names once (components of the OpenAPI document, each a string
+enum): a field that holds one says so with :func:`named_enum`, and generated clients get one
+type for each (``Player``, ``RuleId``, ...) instead of a string or a copy per field."""
+
+
+def named_enum(name: str, **metadata) -> dict:
+    """A field's metadata saying that it holds a value of the closed set ``name``
+    (:data:`NAMED_ENUMS`; with ``allow_none`` the field also holds null)."""
+    assert name in NAMED_ENUMS, name
+    return {"named_enum": name, **metadata}
+
 
 MAX_HPN_LENGTH = 400  # the longest consistent HPN is well under 200 characters
 MAX_HTN_LENGTH = 64  # "c3xc4 -d3 *e5" and some spaces

@@ -15,7 +15,7 @@ from checker import board
 from checker.notation import parse_hpn
 from checker.position import PlayerState, Position
 from schemas.compiled import OutSchema
-from schemas.fields import CELL_INDEX, MAX_HPN_LENGTH, CellListField, StrictBoolean, TextOrObject
+from schemas.fields import CELL_INDEX, MAX_HPN_LENGTH, CellListField, StrictBoolean, TextOrObject, named_enum
 
 
 class CellMapField(fields.Dict):
@@ -24,7 +24,9 @@ class CellMapField(fields.Dict):
 
 class CellStateSchema(OutSchema):
     tier = fields.Integer(strict=True, load_default=0, metadata={"description": "0, 1 or 2"})
-    stone = fields.String(validate=validate.OneOf(["A", "B"]), allow_none=True, load_default=None)
+    stone = fields.String(
+        validate=validate.OneOf(["A", "B"]), allow_none=True, load_default=None, metadata=named_enum("PlayerId")
+    )
     locked = StrictBoolean(load_default=False)
 
     def finish(self, data):
@@ -67,7 +69,7 @@ class PlayersSchema(Schema):
 class PositionObjectSchema(Schema):
     """A position as a JSON object (the rules reference §11)."""
 
-    to_move = fields.String(required=True, validate=validate.OneOf(["A", "B"]))
+    to_move = fields.String(required=True, validate=validate.OneOf(["A", "B"]), metadata=named_enum("PlayerId"))
     half_moves = fields.Integer(strict=True, required=True)
     cells = CellMapField(
         keys=fields.String(validate=validate.Length(max=4)),

@@ -173,7 +173,8 @@ class BatchRequestSchema(Schema):
         fields.Raw(
             allow_none=True,  # every item is answered on its own, null included
             metadata={
-                "description": "A check request {position, turn, history?}; a malformed item gets its own Problem."
+                "component": "CheckRequest",
+                "description": "A check request {position, turn, history?}; a malformed item gets its own Problem.",
             },
         ),
         required=True,

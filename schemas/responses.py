@@ -10,6 +10,7 @@ from checker.catalogue import Kind
 from checker.notation import NotationError, position_to_hpn, turn_to_htn
 from checker.version import RULES_VERSION
 from schemas.compiled import OutSchema
+from schemas.fields import named_enum
 from schemas.position import PositionObjectSchema
 from schemas.turn import TurnForm, turn_to_json
 
@@ -58,9 +59,9 @@ class PositionOutSchema(PositionObjectSchema, OutSchema):
 
 
 class CheckSchema(Schema):
-    rule = fields.String(required=True, metadata={"example": "place.opening-restriction"})
+    rule = fields.String(required=True, metadata=named_enum("RuleId"))
     step = fields.String(required=True, metadata={"example": "Step 1/2: Place"})
-    status = fields.String(required=True, metadata={"enum": ["passed", "failed", "not_applicable"]})
+    status = fields.String(required=True, metadata=named_enum("CheckStatus"))
     cells = fields.List(fields.String(), required=True)
     message = fields.String(required=True)
     more = fields.String(required=True, metadata={"format": "uri", "description": "The published rule."})
@@ -86,7 +87,7 @@ class TermSchema(Schema):
 class WeighingSchema(Schema):
     check = fields.String(required=True, metadata={"enum": ["encirclement", "echo"]})
     cell = fields.String(required=True)
-    owner = fields.String(required=True)
+    owner = fields.String(required=True, metadata=named_enum("PlayerId"))
     tier = fields.Integer(required=True)
     terms = fields.List(fields.Nested(TermSchema), required=True)
     sum = fields.Integer(required=True)
@@ -109,9 +110,9 @@ class EventSchema(Schema):
     kind = fields.String(
         allow_none=True,
         required=True,
-        metadata={"enum": ["move", "encirclement", "echo", None], "description": "The kind of a capture."},
+        metadata=named_enum("CaptureKind", description="The kind of a capture; null for the other events."),
     )
-    player = fields.String(required=True)
+    player = fields.String(required=True, metadata=named_enum("PlayerId"))
     cells = fields.List(fields.String(), required=True)
     message = fields.String(required=True)
     more = fields.String(required=True)
@@ -131,11 +132,11 @@ class TiebreakSchema(Schema):
 
 class GameSchema(Schema):
     over = fields.Boolean(required=True)
-    result = fields.String(allow_none=True, required=True, metadata={"enum": ["A", "B", "draw", None]})
+    result = fields.String(
+        allow_none=True, required=True, metadata=named_enum("Result", description="null while the game goes on.")
+    )
     reason = fields.String(
-        allow_none=True,
-        required=True,
-        metadata={"enum": ["takeover", "network", "strangle", "repetition", "threefold", "tiebreak", None]},
+        allow_none=True, required=True, metadata=named_enum("EndReason", description="null while the game goes on.")
     )
     message = fields.String(required=True)
     repetition = fields.String(required=True, metadata={"enum": ["evaluated", "not_evaluated"]})
@@ -163,9 +164,9 @@ class VerdictSchema(Schema):
     rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
     legal = fields.Boolean(required=True)
     turn = fields.String(required=True, metadata={"description": "The turn in canonical HTN."})
-    mover = fields.String(required=True)
+    mover = fields.String(required=True, metadata=named_enum("PlayerId"))
     summary = fields.String(required=True)
-    violations = fields.List(fields.String(), required=True)
+    violations = fields.List(fields.String(metadata=named_enum("RuleId")), required=True)
     checks = fields.List(fields.Nested(CheckSchema), required=True)
     outcome = fields.Nested(
         OutcomeSchema,
@@ -218,9 +219,9 @@ class LegalTurnsSchema(OutSchema):
 
 
 class StatusSchema(Schema):
-    to_move = fields.String(required=True)
+    to_move = fields.String(required=True, metadata=named_enum("PlayerId"))
     game_over = fields.Boolean(required=True)
-    reason = fields.String(allow_none=True, required=True)
+    reason = fields.String(allow_none=True, required=True, metadata=named_enum("EndReason"))
     message = fields.String(required=True)
     cooldown_skip = fields.Boolean(required=True)
     legal_turns = fields.Integer(required=True)
@@ -341,7 +342,9 @@ class ReadySchema(HealthSchema):
 
 class ProblemDetailSchema(Schema):
     path = fields.String(metadata={"description": "Where in the body, dotted (position.players.A.reserve)."})
-    rule = fields.String(metadata={"description": "A position.* rule id, for an inconsistent position."})
+    rule = fields.String(
+        metadata=named_enum("RuleId", description="A position.* rule id, for an inconsistent position.")
+    )
     message = fields.String(required=True)
 
 

@@ -27,6 +27,7 @@ bp.serve(
     "Check one turn",
     "Judge a turn played from a position: legal or illegal, every rule that concerns the turn in turn order, "
     "and for a legal turn the outcome (position, events, capture weighing, end of game).",
+    operation_id="checkTurn",
 )
 
 bp.serve(
@@ -37,6 +38,7 @@ bp.serve(
     f"Each item is judged independently, in order, like POST /v1/check: the answer holds a Verdict, or a "
     f"Problem for a malformed item, per item. At most {MAX_BATCH} items.",
     expensive=True,
+    operation_id="checkBatch",
 )
 
 bp.serve(
@@ -47,6 +49,7 @@ bp.serve(
     "Each turn checked and applied in order from `start` (default: the start position), the history kept, "
     "so repetition and threefold are judged; stops at the first illegal turn with its full verdict and "
     f"reports the game's end if it ends. At most {MAX_REPLAY} turns.",
+    operation_id="replayGame",
 )
 
 
@@ -58,6 +61,7 @@ bp.serve(
     "highlighted cells; with `turn`, the verdict drawn on it.",
     request=RenderRequestSchema,
     answer=Content("image/svg+xml", {"type": "string"}, "The board as SVG."),
+    operation_id="renderBoard",
 )
 def render_board(data: dict):
     position = consistent(data["position"], "position")
@@ -76,6 +80,7 @@ bp.serve(
     "it may be left out, then Shapes by cell, raise before lower; no Echo first, then Echo-Captures, then "
     "Echo-Locks), or only those beginning with the given Project (and Shape).",
     expensive=True,
+    operation_id="listLegalTurns",
 )
 
 bp.serve(
@@ -84,6 +89,7 @@ bp.serve(
     pipeline.validate_request,
     "Validate a position",
     "Every position.* consistency condition (D-3), and for a consistent position its status.",
+    operation_id="validatePosition",
 )
 
 bp.serve(
@@ -95,9 +101,17 @@ bp.serve(
     "(kind rule), the capture kinds (capture), the end-of-game reasons (end) and the decided readings D-n "
     "(decision).",
     ok="Every entry with its kind, step, title, full text, more link, rule_url and source.",
+    operation_id="listRules",
 )
 
-bp.serve("GET", "/start", pipeline.start_position, "The start position", ok="The start position.")
+bp.serve(
+    "GET",
+    "/start",
+    pipeline.start_position,
+    "The start position",
+    ok="The start position.",
+    operation_id="getStartPosition",
+)
 
 bp.serve(
     "POST",
@@ -112,4 +126,5 @@ bp.serve(
     "An expensive request: it runs under the worker's cap and lets other requests run while it counts. "
     "docs/perft.md publishes a table of counts.",
     expensive=True,
+    operation_id="countPerft",
 )

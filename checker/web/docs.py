@@ -126,7 +126,13 @@ def _page() -> str:
 """
 
 
-@bp.declare("GET", "/docs", "Interactive API page", answer=Content("text/html", {"type": "string"}, "An HTML page."))
+@bp.declare(
+    "GET",
+    "/docs",
+    "Interactive API page",
+    answer=Content("text/html", {"type": "string"}, "An HTML page."),
+    operation_id="getApiPage",
+)
 def page():
     return security.page(Response(_page(), content_type="text/html; charset=utf-8"))
 

@@ -182,8 +182,10 @@ class Endpoint:
     it is expensive (under the work budget: it may answer 503), the
     problems of its own it may answer, ``(status, description)`` pairs
     (beyond those of any JSON body), the query string's schema (None: no
-    query; a query that does not translate is a 422) and whether a
-    conditional GET may answer 304."""
+    query; a query that does not translate is a 422), whether a
+    conditional GET may answer 304, and the operation's ``operation_id``: the
+    stable name generated clients call it by (``checkTurn``; the view's name in
+    camelCase when the declaration gives none).  docs/clients.md lists them."""
 
     method: str
     path: str
@@ -195,6 +197,13 @@ class Endpoint:
     problems: tuple[tuple[str, str], ...] = ()
     query: type[Schema] | None = None
     conditional: bool = False
+    operation_id: str = ""
+
+
+def camel_case(name: str) -> str:
+    """A view's name as an operationId: ``render_svg_url`` → ``renderSvgUrl``."""
+    first, *rest = name.split("_")
+    return first + "".join(part.capitalize() for part in rest)
 
 
 def _under_budget(view: Callable) -> Callable:
@@ -229,6 +238,7 @@ class Blueprint(flask.Blueprint):
         problems: dict[str, str] | None = None,
         query: type[Schema] | None = None,
         conditional: bool = False,
+        operation_id: str | None = None,
     ) -> None:
         self.endpoints.append(
             Endpoint(
@@ -242,6 +252,7 @@ class Blueprint(flask.Blueprint):
                 tuple((problems or {}).items()),
                 query,
                 conditional,
+                operation_id or camel_case(view.__name__),
             )
         )
         wrapped = _under_budget(view) if expensive is True else view  # a "costed" view calls budget.admitted itself
@@ -257,11 +268,12 @@ class Blueprint(flask.Blueprint):
         *,
         ok: str | None = None,
         expensive: bool = False,
+        operation_id: str | None = None,
     ) -> None:
         """Serve ``operation`` at ``rule``: the JSON body (when it takes one)
         loaded and answered, the answer written as JSON.  ``ok`` describes the
         answer (default: the summary); an ``expensive`` one runs under the
-        work budget."""
+        work budget; ``operation_id`` names it for generated clients."""
         schema = {"type": "array", "items": operation.response} if operation.many else operation.response
 
         if operation.request is None:
@@ -281,7 +293,15 @@ class Blueprint(flask.Blueprint):
 
         view.__name__ = rule.strip("/").replace("/", "_").replace("-", "_")
         self._add(
-            method, rule, view, summary, description, operation.request, Content(JSON, schema, ok or summary), expensive
+            method,
+            rule,
+            view,
+            summary,
+            description,
+            operation.request,
+            Content(JSON, schema, ok or summary),
+            expensive,
+            operation_id=operation_id,
         )
 
     def declare(
@@ -297,12 +317,15 @@ class Blueprint(flask.Blueprint):
         problems: dict[str, str] | None = None,
         query: type[Schema] | None = None,
         conditional: bool = False,
+        operation_id: str | None = None,
     ) -> Callable:
         """Declare the view below at ``rule``.  With a ``request`` schema the
         view is called with the loaded JSON body, with a ``query`` schema with
         the loaded query string; an ``expensive`` one runs under the work
         budget; ``problems`` are the problem answers of its own (status:
-        description); a ``conditional`` one may answer 304 to a conditional GET."""
+        description); a ``conditional`` one may answer 304 to a conditional GET;
+        ``operation_id`` names it for generated clients (default: the view's
+        name in camelCase)."""
 
         def decorator(view: Callable) -> Callable:
             if request is None and query is None:
@@ -322,7 +345,18 @@ class Blueprint(flask.Blueprint):
                     return view(load_query(schema))
 
             self._add(
-                method, rule, served, summary, description, request, answer, expensive, problems, query, conditional
+                method,
+                rule,
+                served,
+                summary,
+                description,
+                request,
+                answer,
+                expensive,
+                problems,
+                query,
+                conditional,
+                operation_id or camel_case(view.__name__),
             )
             return view
 

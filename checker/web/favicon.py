@@ -53,6 +53,7 @@ def _cached(body: bytes, content_type: str) -> BaseResponse:
     "The service's icon (SVG)",
     conditional=True,
     answer=Content("image/svg+xml", {"type": "string"}, "The icon as SVG."),
+    operation_id="getFaviconSvg",
 )
 def favicon_svg():
     return _cached(svg(), "image/svg+xml")
@@ -64,6 +65,7 @@ def favicon_svg():
     "The service's icon (PNG, 32 px)",
     conditional=True,
     answer=Content("image/png", {"type": "string", "format": "binary"}, "The icon as a 32-px PNG."),
+    operation_id="getFaviconIco",
 )
 def favicon_ico():
     return _cached(png(), "image/png")

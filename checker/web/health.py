@@ -54,6 +54,7 @@ def _answers_checks() -> bool:
     "Health",
     "Liveness: the service answers HTTP; with the rules and application versions.",
     answer=Content(JSON, HealthSchema, "The service is up."),
+    operation_id="getHealth",
 )
 def healthz():
     return reply({"status": "ok", "rules_version": RULES_VERSION, "version": PACKAGE_VERSION})
@@ -68,6 +69,7 @@ def healthz():
     problems={
         "503": "This worker cannot answer checks (the probe check failed), or the server is draining before it stops."
     },
+    operation_id="getReadiness",
 )
 def readyz():
     if serving.draining():
@@ -93,6 +95,7 @@ def readyz():
         "on HEXODIC_METRICS_PORT (default 9100), a 404 on the public port.",
     ),
     problems={"404": "Asked for on the public port: the metrics are served on HEXODIC_METRICS_PORT only."},
+    operation_id="getMetrics",
 )
 def metrics():
     port = current_app.config.get("METRICS_PORT")

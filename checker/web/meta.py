@@ -26,6 +26,7 @@ bp = Blueprint("meta", __name__)
         "vector per line {id, description, position, history, turn, legal, violations, after, game}.",
     ),
     conditional=True,
+    operation_id="getVectors",
 )
 def vectors():
     """The conformance vectors, as shipped (JSON Lines, header first)."""
@@ -66,6 +67,7 @@ def _document() -> tuple[bytes, str]:
         "`{vectors, answers}`: the JSON Schema (draft 2020-12) of a line of the vectors file and of a line of an "
         "answers file (hexodic-check vectors --answers).",
     ),
+    operation_id="getVectorSchemas",
 )
 def vectors_schema():
     """The JSON Schemas of a line of the vectors file and of an answers file."""
@@ -76,8 +78,13 @@ def vectors_schema():
     "GET",
     "/openapi.yaml",
     "This document",
-    answer=Content("application/yaml", {"type": "object"}, "The OpenAPI 3 document."),
+    answer=Content(
+        "application/yaml",
+        {"type": "string"},
+        "The OpenAPI 3 document, as YAML text.",
+    ),
     conditional=True,
+    operation_id="getOpenApiDocument",
 )
 def openapi_yaml():
     body, etag = _document()
@@ -103,6 +110,7 @@ Allow: /
         "For crawlers: the pages are allowed, /v1/ and /metrics disallowed.",
     ),
     conditional=True,
+    operation_id="getRobotsTxt",
 )
 def robots_txt():
     return revalidated(ROBOTS, "text/plain; charset=utf-8")
@@ -151,6 +159,7 @@ Protocol runs `hexodic-check mcp` and calls its tools instead.
         "server (hexodic-check mcp, docs/agents.md).",
     ),
     conditional=True,
+    operation_id="getLlmsTxt",
 )
 def llms_txt():
     return revalidated(LLMS, "text/plain; charset=utf-8")

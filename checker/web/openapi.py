@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import sys
 from collections.abc import Iterator
 
@@ -30,7 +31,7 @@ from checker.scoresheet import SCORE_SHEET_PATTERN
 from checker.version import RULES_VERSION
 from checker.web import blueprints
 from checker.web.endpoints import Endpoint
-from schemas.fields import CellField, CellListField
+from schemas.fields import NAMED_ENUMS, CellField, CellListField
 from schemas.position import CellMapField, CellStateSchema, PositionField, PositionObjectSchema
 from schemas.responses import ProblemSchema, TurnListField, TurnOutSchema
 from schemas.turn import (
@@ -47,13 +48,44 @@ from schemas.turn import (
 )
 
 _REF = "#/components/schemas/"
+NULL = {"type": "object", "nullable": True, "enum": [None]}
+"""JSON null, the OpenAPI 3.0 way: a field that may be null is ``oneOf`` or
+``anyOf`` its forms and this (never ``nullable`` beside a ``oneOf``, which
+3.0 reads as nothing)."""
 _CELL = f"^{CELL_PATTERN}$"
 
 
-def _custom_fields(self, field, **kwargs) -> dict:
+def _custom_fields(self, field, ret: dict, **kwargs) -> dict:
     """How the schema layer's own fields look in OpenAPI (a position or turn
     field whose metadata gives its ``type`` is described by that alone: a
-    query value, always text)."""
+    query value, always text).  A field that may be null (``allow_none``) and
+    is one of several forms has ``{type: 'null'}`` among its ``oneOf``; one
+    that holds a closed set (:func:`schemas.fields.named_enum`) refers to the
+    set's component, or to it or null."""
+    if not field.required and "default" in ret:
+        # a field that may be left out: its default said in words, so that generators keep it optional
+        # (openapi-typescript makes a property with a default required, in requests and answers alike)
+        default = ret.pop("default")
+        text = ret.get("description") or field.metadata.get("description") or ""
+        if "default" not in text.lower():
+            text = text if not text or text.endswith(".") else text + "."
+            ret["description"] = f"{text} Default when left out: {json.dumps(default)}.".strip()
+    named = field.metadata.get("named_enum") or field.metadata.get("component")  # a component: a batch item
+    if named is not None:
+        for key in ("type", "enum", "nullable"):
+            ret.pop(key, None)
+        ref = {"$ref": _REF + named}
+        if field.allow_none and "named_enum" in field.metadata:
+            return {"anyOf": [ref, dict(NULL)]}
+        return {"allOf": [ref]} if "description" in ret else ref  # OpenAPI 3.0: nothing beside a $ref
+    doc = _form_fields(field)
+    if field.allow_none and "oneOf" in doc:
+        ret.pop("nullable", None)
+        doc["oneOf"].append(dict(NULL))
+    return doc
+
+
+def _form_fields(field) -> dict:
     if "type" in field.metadata and isinstance(field, (PositionField, TurnField)):
         return {}
     if isinstance(field, PositionField):
@@ -106,7 +138,8 @@ def _custom_fields(self, field, **kwargs) -> dict:
             ]
         }
     if isinstance(field, CellMapField):
-        # every spelling of every cell; the same cell twice in different case is refused (no schema can say so)
+        # every spelling of every cell (OpenAPI 3.0 has no propertyNames); the same cell twice in different case
+        # is refused (no schema can say so)
         state = {"$ref": _REF + "CellState"}
         return {
             "properties": {spelling: state for name in board.NAMES for spelling in (name, name.upper())},
@@ -264,7 +297,13 @@ def _tag(path: str) -> str:
 
 def _operation(ep: Endpoint) -> dict:
     """The OpenAPI operation of an endpoint declaration."""
-    op: dict = {"tags": [_tag(ep.path)], "summary": ep.summary, "description": ep.description}
+    op: dict = {
+        "tags": [_tag(ep.path)],
+        "summary": ep.summary,
+        "description": ep.description,
+        "operationId": ep.operation_id,
+        "security": [],  # no operation needs credentials
+    }
     if ep.query is not None:
         op["parameters"] = [{"in": "query", "schema": ep.query}]
     if ep.request is not None:
@@ -291,8 +330,9 @@ def _operation(ep: Endpoint) -> dict:
 
 
 def _only_null(node):
-    """apispec writes a nullable Nested field as ``anyOf: [X, {type: object,
-    nullable: true}]``, whose second branch admits any object; pin it to null."""
+    """apispec writes a nullable Nested field as ``anyOf: [{type: object,
+    nullable: true}, X]``, whose first branch admits any object; pin it to null
+    (:data:`NULL`)."""
     if isinstance(node, dict):
         branches = node.get("anyOf")
         if isinstance(branches, list):
@@ -305,6 +345,14 @@ def _only_null(node):
         for value in node:
             _only_null(value)
     return node
+
+
+CONTACT = {"name": "The Hexodic checker's maintainers", "url": "https://hexodic.com"}
+LICENSE = {"name": "All rights reserved (no licence granted yet)"}
+SERVERS = [{"url": "/", "description": "The service that serves this document (GET /openapi.yaml)."}]
+"""The document's contact, licence and servers: a relative server, so the
+document is right wherever the service runs (generated clients take the base
+URL as an argument, docs/clients.md)."""
 
 
 @functools.lru_cache(maxsize=1)
@@ -322,8 +370,13 @@ def build() -> dict:
             "checker judges by, every rule id and decided reading with its full text: "
             "[the rules reference](/rules) (also as JSON: GET /v1/rules). Every response "
             "carries X-Request-ID: the client's when it sent one (1 to 128 characters from "
-            "A-Z a-z 0-9 . _ : + / = @ -), else a new one."
+            "A-Z a-z 0-9 . _ : + / = @ -), else a new one. Clients generated from this document: "
+            "docs/clients.md.",
+            "contact": CONTACT,
+            "license": LICENSE,
         },
+        servers=SERVERS,
+        security=[],
     )
     assert plugin.converter is not None  # made by spec.register above
     plugin.converter.add_attribute_function(_custom_fields)
@@ -335,6 +388,8 @@ def build() -> dict:
         *(cls for ep in endpoints for cls in _schema_classes(ep.answer.schema)),
         ProblemSchema,
     ]
+    for name, values in NAMED_ENUMS.items():
+        spec.components.schema(name, {"type": "string", "enum": list(values)})
     for schema in dict.fromkeys(components):
         spec.components.schema(resolver(schema), schema=schema)
     for ep in endpoints:

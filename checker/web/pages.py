@@ -131,6 +131,7 @@ _HTML = "text/html"
     "is the matching absolute render.png URL.",
     query=CheckPageQuerySchema,
     answer=Content(_HTML, {"type": "string"}, "An HTML page."),
+    operation_id="getCheckPage",
 )
 def check_page(data: dict):
     position = consistent(data["position"], "position")
@@ -160,6 +161,7 @@ def check_page(data: dict):
     "first illegal turn's full verdict and the game's end. Same Open Graph tags as /check.",
     query=GamePageQuerySchema,
     answer=Content(_HTML, {"type": "string"}, "An HTML page."),
+    operation_id="getGamePage",
 )
 def game_page(data: dict):
     turns, embed = data["turns"], data["embed"]

@@ -102,6 +102,7 @@ _ABOUT = (
     query=RenderQuerySchema,
     conditional=True,
     answer=Content("image/svg+xml", {"type": "string"}, "The board as SVG, 400 px wide.", _HEADERS),
+    operation_id="renderSvgByUrl",
 )
 def render_svg_url(data: dict):
     return _picture(data, "svg", "image/svg+xml")
@@ -116,6 +117,7 @@ def render_svg_url(data: dict):
     conditional=True,
     expensive="costed",  # admitted by its size in _picture, after the 304 check
     answer=Content("image/png", {"type": "string", "format": "binary"}, "The board as PNG, `size` px wide.", _HEADERS),
+    operation_id="renderPngByUrl",
 )
 def render_png_url(data: dict):
     return _picture(data, "png", "image/png")

@@ -49,6 +49,7 @@ its content type."""
         {"type": "string"},
         "The playground: an HTML page that builds a turn on the board and checks it with this API.",
     ),
+    operation_id="getPlayground",
 )
 def index():
     # the page loads nothing from elsewhere and runs only its own script file

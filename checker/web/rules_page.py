@@ -43,6 +43,7 @@ def _page() -> bytes:
         "The rules reference as one HTML page, with an anchor for every rule id, capture kind, end-of-game "
         "reason and decided reading (/rules#place.cooldown, /rules#D-10); the same texts as GET /v1/rules.",
     ),
+    operation_id="getRulesPage",
 )
 def rules():
     return security.page(revalidated(_page(), "text/html; charset=utf-8"))

@@ -202,7 +202,7 @@ def test_docs_works_in_a_browser_under_its_csp(base):
                 "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
             )
             page.goto(base + "docs")
-            page.wait_for_selector("#operations-Turns-post_v1_check")
+            page.wait_for_selector("#operations-Turns-checkTurn")
             assert page.locator(".opblock").count() >= 10
             # grouped by resource, as openapi.yaml's tags list them, and no "default" group
             groups = page.eval_on_selector_all(
@@ -213,9 +213,11 @@ def test_docs_works_in_a_browser_under_its_csp(base):
             # one title: the page's h1, as its <title> says it; Swagger UI's copy hidden
             assert page.title() == page.locator("h1").inner_text()
             assert not page.locator(".swagger-ui .info .title").is_visible()
-            page.locator("#operations-Positions-get_v1_start .opblock-summary").click()
+            page.locator("#operations-Positions-getStartPosition .opblock-summary").click()
             page.get_by_role("button", name="Execute").click()
-            status = page.locator("#operations-Positions-get_v1_start .live-responses-table tbody .response-col_status")
+            status = page.locator(
+                "#operations-Positions-getStartPosition .live-responses-table tbody .response-col_status"
+            )
             status.first.wait_for()
             assert re.match(r"\s*200\b", status.first.inner_text())
             assert page.evaluate("window.__csp") == []
@@ -252,12 +254,12 @@ def test_docs_fits_the_screen_and_axe_finds_nothing_serious(base, width, scheme)
                 _fits(page)
                 assert_accessible(page)
                 page.click("#open-swagger")
-            page.wait_for_selector("#operations-Turns-post_v1_check")
+            page.wait_for_selector("#operations-Turns-checkTurn")
             assert "width=device-width" in page.locator('meta[name="viewport"]').get_attribute("content")
             assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
             _fits(page)
             assert_accessible(page)
-            operation = page.locator("#operations-Turns-post_v1_check")
+            operation = page.locator("#operations-Turns-checkTurn")
             operation.locator(".opblock-summary").click()
             try_out = operation.locator(".try-out__btn")  # open already (tryItOutEnabled): close it, press it
             assert try_out.inner_text().strip() == "Cancel"
