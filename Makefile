@@ -18,6 +18,9 @@ MCP_LOCK := requirements-mcp.lock
 TEST_LOCK := requirements-test.lock
 RUNTIME := $(VENV)/.runtime-installed
 TESTING := $(VENV)/.test-installed
+# The Node tools the tests run (Redocly and Spectral on openapi.yaml, openapi-typescript, openapi-fetch
+# and TypeScript for the generated TypeScript client), exactly as package-lock.json pins them.
+NODE := node_modules/.installed
 
 .PHONY: install lint test run clean vectors bench audit lighthouse perft lock mutate
 
@@ -33,6 +36,10 @@ $(TESTING): $(RUNTIME) $(TEST_LOCK)
 	$(PY) -m pip install --quiet --require-hashes -r $(TEST_LOCK)
 	touch $@
 
+$(NODE): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 install: $(RUNTIME)
 
 # Lint and types first (ruff's linter and formatter check, mypy as configured in
@@ -42,7 +49,7 @@ LINT := $(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . && $(VENV)
 lint: $(TESTING)
 	$(LINT)
 
-test: $(TESTING)
+test: $(TESTING) $(NODE)
 	$(LINT)
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)
 
@@ -59,7 +66,7 @@ mutate: $(TESTING)
 	$(PY) -m tests.mutation
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info node_modules
 
 # The server command; the Dockerfile's CMD runs the same one: every setting
 # checked (one line and exit 2 for a bad one), then gunicorn --config gunicorn.conf.py.
