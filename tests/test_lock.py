@@ -126,7 +126,11 @@ def test_make_installs_from_the_locks():
     assert "TEST" not in runtime, "make run would install the test extras"
     assert "--require-hashes -r $(TEST_LOCK)" in testing
     assert re.search(r"^run: \$\(RUNTIME\)$", makefile, re.M), "make run must need only the runtime install"
-    assert re.search(r"^test: \$\(TESTING\)$", makefile, re.M)
+    # make test needs the Python test install and the Node tools (npm ci's stamp), nothing else
+    assert re.search(r"^test: \$\(TESTING\) \$\(NODE\)$", makefile, re.M), "make test must install what it runs"
+    assert re.search(r"^NODE := node_modules/\.installed$", makefile, re.M)
+    node = re.search(r"^\$\(NODE\):.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
+    assert "npm ci" in node, "the Node tools come from package-lock.json"
     lock = re.search(r"^lock:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
     assert all(f"-o $({v})" in lock for v in ("CORE_LOCK", "LOCK", "AUDIT_LOCK", "MCP_LOCK", "TEST_LOCK")), (
         "make lock writes them all"
