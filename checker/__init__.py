@@ -17,11 +17,12 @@ Pure Python, no web framework.  One module per concept:
 - :mod:`checker.catalogue`  rule ids, capture kinds, end-of-game reasons, D-n: full texts, links
 - :mod:`checker.reference`  the rules reference (docs/rules.md, the /rules page)
 - :mod:`checker.wording`    words shared by the messages (plurals, lists)
+- :mod:`checker.rules`      the rules of a turn, one function per rule id, stated on 37-bit masks
 - :mod:`checker.projects`   the legal Projects: Place cells, the cooldown skip, Moves
 - :mod:`checker.ending`     how a game ended, and the words for it
-- :mod:`checker.generate`   every legal turn of a position
+- :mod:`checker.generate`   every legal turn of a position: listed, counted, decided one by one
 - :mod:`checker.play`       applying a legal turn: events, capture checks
-- :mod:`checker.legality`   ``check``: one predicate per rule id, the verdict; ``validate``
+- :mod:`checker.legality`   ``check``: a check per rule id and its words, the verdict; ``validate``
 - :mod:`checker.replay`     a game's turns checked and applied in order
 - :mod:`checker.counting`   perft: legal turn sequences counted (``checker.perft``; the module is
   not named ``perft`` so that it cannot hide that function)

@@ -22,6 +22,16 @@ True
 >>> board.EDGE_SLOTS[board.A1], board.EDGE_SLOTS[board.A2], board.EDGE_SLOTS[board.D4]
 (3, 2, 0)
 
+Sets of cells are also held as 37-bit masks (plain ``int``; bit ``c`` is
+cell ``c``), the way python-chess packs squares into 64-bit masks: the rules
+(:mod:`checker.rules`) are stated on masks, and :func:`cells` lists a mask's
+cells in board order:
+
+>>> names(cells(NEIGHBOUR_MASKS[A1]))
+['a2', 'b1', 'b2']
+>>> WITHIN_2_MASKS[D4].bit_count()
+19
+
 Everything here is computed once, at import.
 """
 
@@ -48,6 +58,13 @@ __all__ = [
     "steps",
     "names",
     "CellError",
+    "BIT",
+    "FULL",
+    "NEIGHBOUR_MASKS",
+    "NEAR_MASKS",
+    "WITHIN_2_MASKS",
+    "mask_of",
+    "cells",
 ]
 
 Cell = int
@@ -94,6 +111,46 @@ STEPS: tuple[tuple[int, ...], ...] = tuple(tuple(_steps(a, b) for b in CELLS) fo
 
 WITHIN_2: tuple[tuple[Cell, ...], ...] = tuple(tuple(b for b in CELLS if STEPS[a][b] <= 2) for a in CELLS)
 """For each cell, the cells at most 2 steps away (itself included), board order."""
+
+
+BIT: tuple[int, ...] = tuple(1 << c for c in CELLS)
+"""``BIT[c]`` is the mask of cell ``c`` alone."""
+
+FULL = (1 << CELL_COUNT) - 1
+"""The mask of every cell."""
+
+
+def mask_of(cells_: Iterable[Cell]) -> int:
+    """The mask of some cells."""
+    m = 0
+    for c in cells_:
+        m |= 1 << c
+    return m
+
+
+NEIGHBOUR_MASKS: tuple[int, ...] = tuple(mask_of(n) for n in NEIGHBOURS)
+"""For each cell, the mask of its neighbouring cells."""
+
+NEAR_MASKS: tuple[int, ...] = tuple(mask_of(b for b in CELLS if STEPS[a][b] < 2) for a in CELLS)
+"""For each cell, the mask of the cells less than 2 steps away (itself and its neighbours)."""
+
+WITHIN_2_MASKS: tuple[int, ...] = tuple(mask_of(w) for w in WITHIN_2)
+"""For each cell, the mask of the cells at most 2 steps away (itself included)."""
+
+_CELLS_OF_BYTE: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
+
+
+def cells(mask: int) -> list[Cell]:
+    """The cells of ``mask``, in board order."""
+    out: list[Cell] = []
+    base = 0
+    while mask:
+        byte = mask & 0xFF
+        if byte:
+            out += [base + i for i in _CELLS_OF_BYTE[byte]]
+        mask >>= 8
+        base += 8
+    return out
 
 
 class CellError(ValueError):

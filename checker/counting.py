@@ -45,13 +45,11 @@ from pathlib import Path
 from typing import Literal, NamedTuple, overload
 
 from checker import board
-from checker.board import NEIGHBOURS, WITHIN_2
-from checker.ending import game_over_reason
-from checker.generate import legal_turns
+from checker.board import WITHIN_2
+from checker.generate import count_turns, legal_turns
 from checker.notation import parse_hpn, position_to_hpn, turn_to_htn  # noqa: F401 (turn_to_htn: the doctest)
 from checker.play import weigh_echo_capture, weigh_encirclement
 from checker.position import PlayerState, Position, other
-from checker.projects import legal_projects
 from checker.turn import CAPTURE, LOCK, RAISE, Move, Place, Turn
 from checker.version import RULES_VERSION
 
@@ -329,101 +327,6 @@ def after(pos: Position, turn: Turn) -> Position:
     new_m = PlayerState(reserve, charges, lowers, captures + n, raises, placed, lock_used, frozenset())
     new_e = e if not n else e._replace(reserve=e.reserve + n, cooldown=e.cooldown | frozenset(captured))
     return Position(tiers, stones, locked, enemy, pos.half_moves + 1, {me: new_m, enemy: new_e})
-
-
-def count_turns(pos: Position) -> int:
-    """``len(legal_turns(pos))``, counted without making the turns.
-
-    Per Project: the Shapes around its landing cell (``n`` of them, plus
-    "no Shape" when the Shape may be left out, RULES §5), and per Shape the
-    Echoes its board allows (RULES §6).  A Shape changes one tier, so the
-    Echo count of a Shape differs from the Project's own only when it
-    Shapes an Echo candidate: the total is ``(n [+1]) × (1 + e) + Σ δ``."""
-    if game_over_reason(pos) is not None:
-        return 0
-    me = pos.to_move
-    m = pos.mover
-    stones, tiers, locked = pos.stones, pos.tiers, pos.locked
-    lowers = m.lowers_left
-    # Shape options per cell: a raise on tier 0-1, a lower on tier 1-2 with budget; none on a lock.
-    opts = [0 if lk else (t < 2) + (t > 0 and lowers > 0) for t, lk in zip(tiers, locked)]
-    # ... and those that make the Shape mandatory (not on the mover's own stone), as the board stands.
-    # Counted here for speed; generate.mandating_shapes is the primitive legality and legal_turns use,
-    # and tests/test_perft.py holds this count equal to len(legal_turns(pos)).
-    free = [0 if s == me else o for s, o in zip(stones, opts)]
-    can_echo = m.charges > 0
-    can_lock = can_echo and not m.echo_lock_used
-    if can_echo:
-        enemy = other(me)
-        # each enemy stone: its empty neighbours and neighbouring mover's stones, as the board stands
-        # (the counts legal_turns keeps too; generate.echo_capture_cells and echo_lock_cells are the
-        # targets they must give on the board after the Project)
-        foes = [
-            (c, sum(stones[n] is None for n in NEIGHBOURS[c]), sum(stones[n] == me for n in NEIGHBOURS[c]))
-            for c in board.CELLS
-            if stones[c] == enemy
-        ]
-        own = [c for c in board.CELLS if stones[c] == me and not locked[c]] if can_lock else []
-    total = 0
-    if can_echo:
-        # Echo-Capture candidates: a Project empties at most one neighbour of an enemy stone and fills at
-        # most one, so only a stone with at most one empty neighbour can be sealed after it.
-        foes = [f for f in foes if f[1] <= 1]
-        own2 = sum(1 for c in own if tiers[c] == 2)
-        own12 = [c for c in own if tiers[c] >= 1]  # the Echo-Lock targets a Shape can make or unmake
-    for p in legal_projects(pos):
-        if type(p) is Place:
-            land, src = p.cell, None
-        elif type(p) is Move:
-            land, src = p.dst, p.src
-        else:  # the cooldown skip: no Shape; the Echoes of the board as it stands
-            if can_echo:
-                total += 1 + sum(1 for c, empty, mine in foes if empty == 0 and mine and tiers[c] >= 1) + own2
-            else:
-                total += 1
-            continue
-        near = _NEAR[land]
-        n = sum(near(opts))
-        # the Shape mandate after the Project: the landing cell is now the mover's; a Move's from-cell is empty
-        mandate = sum(near(free)) - free[land] + (opts[src] if src is not None else 0) > 0
-        shapes = n if mandate else n + 1
-        if not can_echo:
-            total += shapes
-            continue
-        # The Echoes after the Project and no Shape (``echoes``), and how each Shape of an Echo candidate
-        # within 2 steps changes them (``delta``): an Echo-Capture target needs tier >= 1, so a raise from 0
-        # makes one and a lower from 1 unmakes one; an Echo-Lock target needs tier 2: a raise from 1, a
-        # lower from 2.
-        within = WITHIN_2_SETS[land]
-        echoes = delta = 0
-        for c, empty, mine in foes:
-            if c == land:
-                continue  # Move-captured
-            if src is not None and c in NEIGHBOURS[src]:
-                empty, mine = empty + 1, mine - 1
-            if c in NEIGHBOURS[land]:
-                mine += 1
-                if stones[land] is None:
-                    empty -= 1
-            if empty == 0 and mine:
-                t = tiers[c]
-                echoes += t >= 1
-                if opts[c] and c in within:
-                    delta += 1 if t == 0 else -1 if t == 1 and lowers > 0 else 0
-        if can_lock:
-            echoes += own2
-            for c in own12:
-                t = tiers[c]
-                if c == src:
-                    echoes -= t == 2
-                elif c in within:
-                    delta += 1 if t == 1 else -1 if lowers > 0 else 0
-            if not locked[land]:
-                t = tiers[land]
-                echoes += t == 2
-                delta += 1 if t == 1 else -1 if t == 2 and lowers > 0 else 0
-        total += shapes * (1 + echoes) + delta
-    return total
 
 
 # ------------------------------------------------------------- the table ---

@@ -1,4 +1,4 @@
-"""Legal Projects and legal turns of a position.
+"""Legal turns of a position, listed, counted and decided one by one.
 
 The enumeration order is fixed and documented, so clients can compare lists:
 
@@ -17,91 +17,86 @@ The enumeration order is fixed and documented, so clients can compare lists:
 >>> len(turns)  # 36 Places (not d4), each with a raise of a cell within 2 steps
 480
 
-The Projects come from :mod:`checker.projects`; the Shape primitives here
-(which Shapes are legal around a landing cell, which of them make the Shape
-mandatory) are shared with :mod:`checker.legality`, so the two agree.
+The list (:func:`legal_turns`), the count (:func:`count_turns`, perft's last
+ply) and the quick turn test (:func:`turn_is_legal`) are composed of the
+rules of :mod:`checker.rules` on the board after each step, so the three
+agree with each other and with the judge.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator
 
-from checker import board
-from checker.board import NEIGHBOURS, STEPS, WITHIN_2, Cell
+from checker import rules
+from checker.board import BIT, Cell, cells
 from checker.ending import game_over_reason
-from checker.position import Position, other
+from checker.position import Bits, Position
 from checker.projects import legal_projects, project_is_legal
-from checker.turn import CAPTURE, CAPTURES, LOCKS, LOWERS, RAISE, RAISES, Move, Place, Project, Shape, Turn
+from checker.turn import CAPTURE, CAPTURES, LOCKS, LOWER, LOWERS, RAISE, RAISES, Move, Place, Project, Shape, Turn
 
-__all__ = [
-    "legal_shapes",
-    "shape_is_legal",
-    "mandating_shapes",
-    "echo_capture_cells",
-    "echo_lock_cells",
-    "legal_turns",
-    "tier_after",
-    "turn_is_legal",
-]
+__all__ = ["after_project", "shapes_of", "legal_turns", "count_turns", "turn_is_legal"]
 
 # Every turn legal_turns returns holds the interned parts of checker.turn.
 
 
-def legal_shapes(tiers: Sequence[int], locked: Sequence[bool], landing: Cell, lowers_left: int) -> list[Shape]:
-    """Every legal Shape around ``landing`` on the given board, in the
-    documented order (cell by cell, raise before lower)."""
-    out = []
-    for c in WITHIN_2[landing]:
-        if locked[c]:
+def after_project(bits: Bits, me: str, p: Project) -> tuple[Bits, Cell | None]:
+    """The board after the legal Project ``p``, and its landing cell (``None`` on a skip)."""
+    if type(p) is Place:
+        return rules.placed(bits, me, p.cell), p.cell
+    if type(p) is Move:
+        return rules.moved(bits, me, p.src, p.dst), p.dst
+    return bits, None
+
+
+def _branches(
+    pos: Position, project: Project | None = None
+) -> Iterator[tuple[Project, Bits, int, int, bool, int, int]]:
+    """For each legal Project (or ``project`` alone): the Project, the board after it, the raise and
+    lower cells, whether the Shape may be left out, the Echo-Capture and Echo-Lock targets (the tier
+    aside; none without a charge)."""
+    bits, m, me = pos.bits, pos.mover, pos.to_move
+    can_echo = rules.echo_charge(m)
+    for p in legal_projects(pos):
+        if project is not None and p != project:
             continue
-        t = tiers[c]
-        if t < 2:
+        after, landing = after_project(bits, me, p)
+        if landing is None:  # the cooldown skip: no Shape
+            raises = lowers = 0
+            optional = True
+        else:
+            raises = rules.shape_cells(after, m, landing, RAISE)
+            lowers = rules.shape_cells(after, m, landing, LOWER)
+            optional = not rules.mandating_cells(after, me, raises | lowers)
+        if can_echo:
+            yield (
+                p,
+                after,
+                raises,
+                lowers,
+                optional,
+                rules.echo_capture_cells(after, me),
+                rules.echo_lock_cells(after, me, m),
+            )
+        else:
+            yield p, after, raises, lowers, optional, 0, 0
+
+
+def shapes_of(raises: int, lowers: int) -> list[Shape]:
+    """The Shapes on the raise and lower cells, in the documented order."""
+    out = []
+    for c in cells(raises | lowers):
+        bit = BIT[c]
+        if raises & bit:
             out.append(RAISES[c])
-        if t > 0 and lowers_left > 0:
+        if lowers & bit:
             out.append(LOWERS[c])
     return out
 
 
-def shape_is_legal(tiers: Sequence[int], locked: Sequence[bool], landing: Cell, lowers_left: int, shape: Shape) -> bool:
-    """Whether ``shape`` is one of :func:`legal_shapes` (the same conditions,
-    for one Shape: within 2 steps, unlocked, a raise below Tier 2, a lower
-    above Tier 0 with the lowering budget not spent)."""
-    c = shape.cell
-    if STEPS[landing][c] > 2 or locked[c]:
-        return False
-    return tiers[c] < 2 if shape.kind == RAISE else tiers[c] > 0 and lowers_left > 0
-
-
-def mandating_shapes(shapes: Sequence[Shape], stones: Sequence[str | None], mover: str) -> list[Shape]:
-    """The legal Shapes that make the Shape mandatory: those targeting a cell
-    not occupied by the mover's own stone, empty or enemy-held alike (RULES §5,
-    ``shape.mandate``), on the board after the Project.  :func:`legal_turns`
-    and :mod:`checker.legality` both decide the mandate with this."""
-    return [s for s in shapes if stones[s.cell] != mover]
-
-
-def echo_capture_cells(stones: Sequence[str | None], mover: str) -> list[Cell]:
-    """The cells an Echo-Capture may target on this board, the tier aside: an
-    enemy stone with no empty neighbouring cell and at least one of the
-    mover's stones beside it (``echo-capture.enemy``, ``.sealed``,
-    ``.contact``).  The tier (``echo-capture.tier``: 1 or 2) is judged on the
-    board after the Shape."""
-    enemy = other(mover)
-    return [
-        c
-        for c in board.CELLS
-        if stones[c] == enemy
-        and all(stones[n] is not None for n in NEIGHBOURS[c])
-        and any(stones[n] == mover for n in NEIGHBOURS[c])
-    ]
-
-
-def echo_lock_cells(stones: Sequence[str | None], locked: Sequence[bool], mover: str) -> list[Cell]:
-    """The cells an Echo-Lock may target on this board, the tier aside: the
-    mover's own stone on an unlocked cell (``echo-lock.own-stone``,
-    ``.unlocked``).  The tier (``echo-lock.tier``: 2) is judged on the board
-    after the Shape, and ``echo-lock.once`` on the player."""
-    return [c for c in board.CELLS if stones[c] == mover and not locked[c]]
+def _echo_targets(after: Bits, shape: Shape | None, capture: int, lock: int) -> tuple[int, int]:
+    """The Echo-Capture and Echo-Lock targets after ``shape`` (the tier rules on the shaped tiers)."""
+    t1, t2 = rules.shaped(after.tier1, after.tier2, shape)
+    return capture & rules.echo_capture_tier(t1, t2), lock & rules.echo_lock_tier(t2)
 
 
 def legal_turns(pos: Position, project: Project | None = None, shape: Shape | None = None) -> list[Turn]:
@@ -109,131 +104,46 @@ def legal_turns(pos: Position, project: Project | None = None, shape: Shape | No
     (and ``shape``) only the turns that begin with them."""
     if game_over_reason(pos) is not None:
         return []
-    me = pos.to_move
-    enemy = other(me)
-    m = pos.mover
-    can_echo = m.charges > 0
-    can_lock = can_echo and not m.echo_lock_used
-    tiers, locked = pos.tiers, pos.locked
     out: list[Turn] = []
-    projects = legal_projects(pos)
-    if project is not None:
-        projects = [p for p in projects if p == project]
-    base = pos.stones
-    if can_echo:
-        # Each enemy stone's empty neighbours and neighbouring mover's stones, on the board as it
-        # stands. A Project changes one or two cells, so its Echo-Capture candidates follow from
-        # these counts without rescanning the board (_captures_after_place, _captures_after_move).
-        # Kept apart from echo_capture_cells for speed; they must give what it gives on the board
-        # after the Project (tests/test_pseudo_legal.py compares every turn with check()).
-        enemies = [
-            (c, sum(base[n] is None for n in NEIGHBOURS[c]), sum(base[n] == me for n in NEIGHBOURS[c]))
-            for c in board.CELLS
-            if base[c] == enemy
-        ]
-        own_unlocked = echo_lock_cells(base, locked, me) if can_lock else []
-    for p in projects:
-        cap_cells: list[Cell] = []
-        lock_cells: list[Cell] = []
-        if isinstance(p, Place):
-            landing = p.cell
-            after = list(base)
-            after[landing] = me
-            if can_echo:
-                cap_cells = _captures_after_place(enemies, landing)
-                if can_lock:
-                    lock_cells = sorted(own_unlocked + [landing])
-        elif isinstance(p, Move):
-            src, landing = p.src, p.dst
-            after = list(base)
-            after[src], after[landing] = None, me
-            if can_echo:
-                cap_cells = _captures_after_move(enemies, src, landing, base[landing] is None)
-                if can_lock:
-                    lock_cells = sorted([c for c in own_unlocked if c != src] + ([] if locked[landing] else [landing]))
-        else:  # the cooldown skip: no Shape, the board as it stands
-            landing = None
-            if can_echo:
-                cap_cells = echo_capture_cells(base, me)
-                lock_cells = own_unlocked
-        if landing is None:
-            shapes: list[Shape | None] = [None]
-        else:
-            options = legal_shapes(tiers, locked, landing, m.lowers_left)
-            # shape.mandate on the board after the Project, with the primitive legality uses too
-            shapes = list(options) if mandating_shapes(options, after, me) else [None, *options]
+    for p, after, raises, lowers, optional, capture, lock in _branches(pos, project):
+        shapes: list[Shape | None] = [None, *shapes_of(raises, lowers)] if optional else list(shapes_of(raises, lowers))
         if shape is not None:
             shapes = [s for s in shapes if s == shape]
         for s in shapes:
             out.append(Turn(p, s, None))
-            if can_echo:
-                _add_echoes(out, p, s, tiers, cap_cells, lock_cells)
+            if capture or lock:
+                caps, locks = _echo_targets(after, s, capture, lock)
+                out += [Turn(p, s, CAPTURES[c]) for c in cells(caps)]
+                out += [Turn(p, s, LOCKS[c]) for c in cells(locks)]
     return out
 
 
-# Echo-Capture targets after a Project, from each enemy stone's counts on the board before it
-# (cell, empty neighbours, neighbouring mover's stones): sealed (no empty neighbour) and in contact.
-# They must give what echo_capture_cells gives on the board after the Project.
-
-
-def _captures_after_place(enemies: list[tuple[Cell, int, int]], landing: Cell) -> list[Cell]:
-    near = NEIGHBOURS[landing]
-    out = []
-    for c, empty, mine in enemies:
-        if c in near:
-            empty, mine = empty - 1, mine + 1
-        if empty == 0 and mine:
-            out.append(c)
-    return out
-
-
-def _captures_after_move(
-    enemies: list[tuple[Cell, int, int]], src: Cell, landing: Cell, dst_was_empty: bool
-) -> list[Cell]:
-    near_src, near_dst = NEIGHBOURS[src], NEIGHBOURS[landing]
-    out = []
-    for c, empty, mine in enemies:
-        if c == landing:
-            continue  # Move-captured
-        if c in near_src:
-            empty, mine = empty + 1, mine - 1
-        if c in near_dst:
-            mine += 1
-            if dst_was_empty:
-                empty -= 1
-        if empty == 0 and mine:
-            out.append(c)
-    return out
-
-
-def _add_echoes(
-    out: list[Turn], p: Project, s: Shape | None, tiers: Sequence[int], cap_cells: list[Cell], lock_cells: list[Cell]
-) -> None:
-    """The turns of Project ``p`` and Shape ``s`` with each Echo: the targets' tier on the board after
-    the Shape (echo-capture.tier 1 or 2, echo-lock.tier 2), judged cell by cell for speed as
-    legality's echo checks judge it."""
-    sc = None if s is None else s.cell
-    new_tier = 0 if s is None else tier_after(tiers, s, s.cell)  # every other cell keeps its tier
-    for c in cap_cells:
-        if (new_tier if c == sc else tiers[c]) >= 1:
-            out.append(Turn(p, s, CAPTURES[c]))
-    for c in lock_cells:
-        if (new_tier if c == sc else tiers[c]) == 2:
-            out.append(Turn(p, s, LOCKS[c]))
-
-
-def tier_after(tiers: Sequence[int], shape: Shape | None, cell: Cell) -> int:
-    """The tier of ``cell`` after ``shape``: what the Echo's tier rules judge
-    (``echo-capture.tier`` 1 or 2, ``echo-lock.tier`` 2)."""
-    if shape is None or shape.cell != cell:
-        return tiers[cell]
-    return tiers[cell] + (1 if shape.kind == RAISE else -1)
+def count_turns(pos: Position) -> int:
+    """``len(legal_turns(pos))``, counted without making the turns: per Project,
+    the Shape choices times (1 + the Echoes after no Shape), corrected for the
+    Shapes that change an Echo target's tier."""
+    if game_over_reason(pos) is not None:
+        return 0
+    total = 0
+    for _, after, raises, lowers, optional, capture, lock in _branches(pos):
+        n = raises.bit_count() + lowers.bit_count() + optional
+        if not (capture or lock):
+            total += n
+            continue
+        caps, locks = _echo_targets(after, None, capture, lock)
+        echoes = caps.bit_count() + locks.bit_count()
+        total += n * (1 + echoes)
+        # a Shape changes one tier: only one on a target can change the Echoes after it
+        for s in shapes_of(raises & (capture | lock), lowers & (capture | lock)):
+            caps, locks = _echo_targets(after, s, capture, lock)
+            total += caps.bit_count() + locks.bit_count() - echoes
+    return total
 
 
 def turn_is_legal(pos: Position, turn: Turn, *, game_over_checked: bool = False) -> bool:
     """Whether ``turn`` is one of :func:`legal_turns`, decided for it alone
-    with the same primitives (no explanation: :func:`checker.legality.check`
-    says why).  ``game_over_checked``: the caller knows the game is not over.
+    with the same rules (no explanation: :func:`checker.legality.check` says
+    why).  ``game_over_checked``: the caller knows the game is not over.
 
     >>> from checker.notation import parse_htn
     >>> turn_is_legal(Position.start(), parse_htn("c3 +d4")), turn_is_legal(Position.start(), parse_htn("d4 +d4"))
@@ -245,29 +155,24 @@ def turn_is_legal(pos: Position, turn: Turn, *, game_over_checked: bool = False)
     if not project_is_legal(pos, p):
         return False
     me, m = pos.to_move, pos.mover
-    after = list(pos.stones)
-    if isinstance(p, Place):
-        landing: Cell | None = p.cell
-        after[p.cell] = me
-    elif isinstance(p, Move):
-        landing = p.dst
-        after[p.src], after[p.dst] = None, me
-    else:  # the cooldown skip: no Shape
-        landing = None
+    after, landing = after_project(pos.bits, me, p)
     if landing is None:
         if s is not None:
             return False
     else:
+        raises = rules.shape_cells(after, m, landing, RAISE)
+        lowers = rules.shape_cells(after, m, landing, LOWER)
         if s is None:
-            if mandating_shapes(legal_shapes(pos.tiers, pos.locked, landing, m.lowers_left), after, me):
+            if rules.mandating_cells(after, me, raises | lowers):
                 return False
-        elif not shape_is_legal(pos.tiers, pos.locked, landing, m.lowers_left, s):
+        elif not BIT[s.cell] & (raises if s.kind == RAISE else lowers):
             return False
     if e is None:
         return True
-    if m.charges <= 0:
+    if not rules.echo_charge(m):
         return False
-    tier = tier_after(pos.tiers, s, e.cell)
     if e.kind == CAPTURE:
-        return tier >= 1 and e.cell in echo_capture_cells(after, me)
-    return not m.echo_lock_used and tier == 2 and e.cell in echo_lock_cells(after, pos.locked, me)
+        caps, _ = _echo_targets(after, s, rules.echo_capture_cells(after, me), 0)
+        return bool(BIT[e.cell] & caps)
+    _, locks = _echo_targets(after, s, 0, rules.echo_lock_cells(after, me, m))
+    return bool(BIT[e.cell] & locks)

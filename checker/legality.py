@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
-from checker import board
+from checker import board, rules
 from checker.board import CENTRE, NEIGHBOURS, STEPS, Cell
 from checker.catalogue import (
     RULE_IDS,
@@ -38,12 +38,12 @@ from checker.catalogue import (
     STEP_SHAPE,
 )
 from checker.ending import GameResult, describe_game_over, game_over_reason, game_status
-from checker.generate import legal_shapes, legal_turns, mandating_shapes
+from checker.generate import legal_turns, shapes_of
 from checker.notation import project_to_htn, shape_to_htn, turn_to_htn
 from checker.play import CaptureKind, EventType, Outcome, apply
-from checker.position import MAX_HALF_MOVES, Position, Problem, other
+from checker.position import MAX_HALF_MOVES, Bits, Position, Problem, other
 from checker.projects import place_cells, skip_applies
-from checker.turn import CAPTURE, RAISE, Move, Place, Shape, Skip, Turn
+from checker.turn import CAPTURE, LOWER, RAISE, Move, Place, Shape, Skip, Turn
 from checker.wording import and_list, plural
 
 __all__ = [
@@ -474,9 +474,11 @@ class _Judge:
 
     def shape_left_out(self, landing: Cell) -> None:
         me, m, tiers, stones = self.me, self.m, self.tiers, self.stones
-        # the same primitives legal_turns decides the mandate with, on the board after the Project
-        options = legal_shapes(tiers, self.locked, landing, m.lowers_left)
-        mandating = mandating_shapes(options, stones, me)
+        # the rules legal_turns decides the mandate with, on the board after the Project
+        bits = Bits.of(tiers, stones, self.locked)
+        raises, lowers = rules.shape_cells(bits, m, landing, RAISE), rules.shape_cells(bits, m, landing, LOWER)
+        mandate = rules.mandating_cells(bits, me, raises | lowers)
+        mandating = shapes_of(raises & mandate, lowers & mandate)
         if mandating:
             first = min(mandating, key=lambda sh: (STEPS[landing][sh.cell], sh.cell))
             c = first.cell

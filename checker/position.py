@@ -33,7 +33,7 @@ from checker import board
 from checker.board import Cell
 from checker.wording import plural
 
-__all__ = ["PLAYERS", "other", "PlayerState", "Position", "Problem", "STONES_PER_PLAYER"]
+__all__ = ["PLAYERS", "other", "PlayerState", "Bits", "Position", "Problem", "STONES_PER_PLAYER"]
 
 PLAYERS = ("A", "B")
 STONES_PER_PLAYER = 7
@@ -84,6 +84,47 @@ class Problem:
 _START_PLAYER = PlayerState()
 
 
+class Bits(NamedTuple):
+    """A board as masks (:mod:`checker.board`): each player's stones, the
+    tier-1 and tier-2 cells, the locked cells.  What :mod:`checker.rules`
+    states the rules on."""
+
+    a: int
+    b: int
+    tier1: int
+    tier2: int
+    locked: int
+
+    def stones(self, who: str) -> int:
+        return self.a if who == "A" else self.b
+
+    @property
+    def empty(self) -> int:
+        return board.FULL & ~(self.a | self.b)
+
+    def tier(self, c: Cell) -> int:
+        bit = 1 << c
+        return 2 if self.tier2 & bit else 1 if self.tier1 & bit else 0
+
+    @classmethod
+    def of(cls, tiers: Iterable[int], stones: Iterable[str | None], locked: Iterable[bool]) -> Bits:
+        a = b = t1 = t2 = lk = 0
+        bit = 1
+        for t, s, k in zip(tiers, stones, locked):
+            if s == "A":
+                a |= bit
+            elif s == "B":
+                b |= bit
+            if t == 1:
+                t1 |= bit
+            elif t == 2:
+                t2 |= bit
+            if k:
+                lk |= bit
+            bit <<= 1
+        return cls(a, b, t1, t2, lk)
+
+
 class Position:
     """An immutable Hexodic position.
 
@@ -92,7 +133,18 @@ class Position:
     ``'A'`` and ``'B'`` to their :class:`PlayerState`.
     """
 
-    __slots__ = ("tiers", "stones", "locked", "to_move", "half_moves", "_players", "_hash", "_key", "_problems")
+    __slots__ = (
+        "tiers",
+        "stones",
+        "locked",
+        "to_move",
+        "half_moves",
+        "_players",
+        "_hash",
+        "_key",
+        "_problems",
+        "_bits",
+    )
 
     def __init__(
         self,
@@ -114,6 +166,7 @@ class Position:
         self._hash: int | None = None
         self._key: tuple[object, ...] | None = None
         self._problems: tuple[Problem, ...] | None = None
+        self._bits: Bits | None = None
 
     # -- construction ----------------------------------------------------
 
@@ -133,7 +186,7 @@ class Position:
         self = object.__new__(cls)
         self.tiers, self.stones, self.locked = tiers, stones, locked
         self.to_move, self.half_moves, self._players = to_move, half_moves, players
-        self._hash = self._key = self._problems = None
+        self._hash = self._key = self._problems = self._bits = None
         return self
 
     @classmethod
@@ -191,6 +244,14 @@ class Position:
     @property
     def players(self) -> dict[str, PlayerState]:
         return {"A": self._players[0], "B": self._players[1]}
+
+    @property
+    def bits(self) -> Bits:
+        """The board as masks (:class:`Bits`), made once."""
+        b = self._bits
+        if b is None:
+            b = self._bits = Bits.of(self.tiers, self.stones, self.locked)
+        return b
 
     @property
     def mover(self) -> PlayerState:

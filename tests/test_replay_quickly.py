@@ -139,24 +139,6 @@ def test_repetition_and_threefold_are_found_by_both(vector_id):
     _same(replay_quickly(more, start, history), replay(more, start, history))
 
 
-def test_shape_is_legal_is_membership_in_legal_shapes():
-    """The one-Shape predicate and the generator's list, tested against each
-    other on every landing cell, every Shape, at positions along random games."""
-    from checker.generate import legal_shapes, shape_is_legal
-
-    for seed in range(3):
-        pos = Position.start()
-        for n, turn in enumerate(_game(seed)):
-            if n % 7 == 0:
-                for lowers_left in (0, pos.mover.lowers_left):
-                    for landing in board.CELLS:
-                        listed = set(legal_shapes(pos.tiers, pos.locked, landing, lowers_left))
-                        for shape in (*RAISES, *LOWERS):
-                            legal = shape_is_legal(pos.tiers, pos.locked, landing, lowers_left, shape)
-                            assert legal == (shape in listed)
-            pos = apply(pos, turn).position
-
-
 def _over_starts(monkeypatch) -> list[tuple[Position, Turn]]:
     """Positions where random games ended, each with a turn that would be legal
     there were the game going on (the generator's, told it is)."""
