@@ -137,19 +137,14 @@ NEAR_MASKS: tuple[int, ...] = tuple(mask_of(b for b in CELLS if STEPS[a][b] < 2)
 WITHIN_2_MASKS: tuple[int, ...] = tuple(mask_of(w) for w in WITHIN_2)
 """For each cell, the mask of the cells at most 2 steps away (itself included)."""
 
-_CELLS_OF_BYTE: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
-
 
 def cells(mask: int) -> list[Cell]:
     """The cells of ``mask``, in board order."""
     out: list[Cell] = []
-    base = 0
     while mask:
-        byte = mask & 0xFF
-        if byte:
-            out += [base + i for i in _CELLS_OF_BYTE[byte]]
-        mask >>= 8
-        base += 8
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
     return out
 
 

@@ -95,7 +95,7 @@ def shapes_of(raises: int, lowers: int) -> list[Shape]:
 
 def _echo_targets(after: Bits, shape: Shape | None, capture: int, lock: int) -> tuple[int, int]:
     """The Echo-Capture and Echo-Lock targets after ``shape`` (the tier rules on the shaped tiers)."""
-    t1, t2 = rules.shaped(after.tier1, after.tier2, shape)
+    t1, t2 = rules.shaped_by(after.tier1, after.tier2, shape)
     return capture & rules.echo_capture_tier(t1, t2), lock & rules.echo_lock_tier(t2)
 
 
@@ -109,12 +109,17 @@ def legal_turns(pos: Position, project: Project | None = None, shape: Shape | No
         shapes: list[Shape | None] = [None, *shapes_of(raises, lowers)] if optional else list(shapes_of(raises, lowers))
         if shape is not None:
             shapes = [s for s in shapes if s == shape]
+        if not (capture or lock):
+            out += [Turn(p, s, None) for s in shapes]
+            continue
+        targets = capture | lock
+        unshaped = _echo_targets(after, None, capture, lock)
         for s in shapes:
             out.append(Turn(p, s, None))
-            if capture or lock:
-                caps, locks = _echo_targets(after, s, capture, lock)
-                out += [Turn(p, s, CAPTURES[c]) for c in cells(caps)]
-                out += [Turn(p, s, LOCKS[c]) for c in cells(locks)]
+            # a Shape changes its own cell's tier alone: off the targets, the Echoes are the unshaped ones
+            caps, locks = _echo_targets(after, s, capture, lock) if s and BIT[s.cell] & targets else unshaped
+            out += [Turn(p, s, CAPTURES[c]) for c in cells(caps)]
+            out += [Turn(p, s, LOCKS[c]) for c in cells(locks)]
     return out
 
 
@@ -131,12 +136,14 @@ def count_turns(pos: Position) -> int:
             total += n
             continue
         caps, locks = _echo_targets(after, None, capture, lock)
-        echoes = caps.bit_count() + locks.bit_count()
-        total += n * (1 + echoes)
-        # a Shape changes one tier: only one on a target can change the Echoes after it
-        for s in shapes_of(raises & (capture | lock), lowers & (capture | lock)):
-            caps, locks = _echo_targets(after, s, capture, lock)
-            total += caps.bit_count() + locks.bit_count() - echoes
+        total += n * (1 + caps.bit_count() + locks.bit_count())
+        # A Shape changes its own cell's tier alone, so only a Shape on a target can change the Echoes
+        # after it: each such cell's tier rules again, on the tiers of every such Shape made at once.
+        for kind, where in ((RAISE, raises & (capture | lock)), (LOWER, lowers & (capture | lock))):
+            if where:
+                t1, t2 = rules.shaped(after.tier1, after.tier2, kind, where)
+                total += (where & capture & rules.echo_capture_tier(t1, t2)).bit_count() - (where & caps).bit_count()
+                total += (where & lock & rules.echo_lock_tier(t2)).bit_count() - (where & locks).bit_count()
     return total
 
 

@@ -64,6 +64,7 @@ __all__ = [
     "shape_cells",
     "mandating_cells",
     "shaped",
+    "shaped_by",
     "echo_capture_cells",
     "echo_lock_cells",
 ]
@@ -204,14 +205,18 @@ def shape_mandate(bits: Bits, m: PlayerState, me: str, landing: Cell) -> int:
     return mandating_cells(bits, me, legal)
 
 
-def shaped(tier1: int, tier2: int, shape: Shape | None) -> tuple[int, int]:
-    """The tier masks after a (legal) Shape."""
-    if shape is None:
-        return tier1, tier2
-    bit = BIT[shape.cell]
-    if shape.kind == RAISE:
-        return (tier1 | bit, tier2) if not (tier1 | tier2) & bit else (tier1 & ~bit, tier2 | bit)
-    return (tier1 | bit, tier2 & ~bit) if tier2 & bit else (tier1 & ~bit, tier2)
+def shaped(tier1: int, tier2: int, kind: ShapeKind, where: int) -> tuple[int, int]:
+    """The tier masks after a legal Shape of ``kind`` on each cell of ``where``
+    (each cell's tier as its own Shape leaves it: a raise 0 -> 1 -> 2, a lower
+    2 -> 1 -> 0)."""
+    if kind == RAISE:
+        return (tier1 & ~where) | (where & ~(tier1 | tier2)), tier2 | (tier1 & where)
+    return (tier1 & ~where) | (tier2 & where), tier2 & ~where
+
+
+def shaped_by(tier1: int, tier2: int, shape: Shape | None) -> tuple[int, int]:
+    """The tier masks after a legal ``shape`` (unchanged without one)."""
+    return (tier1, tier2) if shape is None else shaped(tier1, tier2, shape.kind, BIT[shape.cell])
 
 
 # ---------------------------------------------------------------- Echo ---
