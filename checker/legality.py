@@ -26,7 +26,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from checker import board, rules
-from checker.board import CENTRE, NEIGHBOURS, STEPS, Cell
+from checker.board import BIT, CENTRE, NEIGHBOURS, STEPS, Cell
 from checker.catalogue import (
     RULE_IDS,
     RULES,
@@ -188,6 +188,10 @@ class _Judge:
             Check(rule, step, status, tuple([NAMES[c] for c in cells]), compose(requires, shows), requires, shows)
         )
 
+    def bits(self) -> Bits:
+        """The board as it stands now, as masks: what the rules (:mod:`checker.rules`) decide on."""
+        return Bits.of(self.tiers, self.stones, self.locked)
+
     # ------------------------------------------- facts after earlier steps --
 
     def _after_project(self, c: Cell, fact: str) -> str:
@@ -315,7 +319,8 @@ class _Judge:
 
     def place(self, c: Cell) -> None:
         me, m, step, stones = self.me, self.m, self.project_step, self.stones
-        if m.reserve >= 1:
+        bits = self.bits()
+        if rules.place_reserve(m):
             self.add("place.reserve", step, True, f"{me} has {plural(m.reserve, 'stone')} in reserve")
         else:
             self.add(
@@ -325,11 +330,11 @@ class _Judge:
                 f"{me}'s reserve is empty, so the Project must be a Move",
                 requires="A Place needs a stone in reserve",
             )
-        if stones[c] is None:
+        if BIT[c] & rules.place_empty(bits):
             self.add("place.empty", step, True, f"{N(c)} is empty", [c])
         else:
             self.add("place.empty", step, False, _holds(stones, c, me), [c], requires="A Place needs an empty cell")
-        if not self.locked[c]:
+        if BIT[c] & rules.place_unlocked(bits):
             self.add("place.unlocked", step, True, f"{N(c)} is not locked", [c])
         else:
             self.add(
@@ -348,7 +353,7 @@ class _Judge:
                 None,
                 f"{me} has made their first Place already; the opening restriction applies only to the first Place",
             )
-        elif c == CENTRE:
+        elif not BIT[c] & rules.place_opening_restriction(m):
             self.add("place.opening-restriction", step, False, "d4 is the centre", [c], requires=opening)
         else:
             self.add(
@@ -368,7 +373,7 @@ class _Judge:
                 f"{self._cooldown_text()}: {me}'s next Place must be at least 2 steps from every cell "
                 f"where {me}'s stones were captured"
             )
-            if close:
+            if not BIT[c] & rules.place_cooldown(m):
                 facts = ", ".join(
                     f"{plural(STEPS[c][k], 'step')} from {N(k)}" if STEPS[c][k] else f"on {N(k)} itself" for k in close
                 )
@@ -381,7 +386,8 @@ class _Judge:
 
     def move(self, a: Cell, b: Cell, skip: bool) -> None:
         me, m, step, stones, tiers = self.me, self.m, self.project_step, self.stones, self.tiers
-        if m.reserve == 0:
+        bits = self.bits()
+        if rules.move_reserve_empty(m):
             self.add("move.reserve-empty", step, True, f"{me}'s reserve is empty, so the Project may be a Move")
         else:
             extra = " (and here the capture cooldown skips the Project)" if skip else ""
@@ -392,7 +398,7 @@ class _Judge:
                 f"{me} still has {plural(m.reserve, 'stone')} in reserve, so the Project must be a Place{extra}",
                 requires="A Move is only available once the reserve is empty",
             )
-        own = stones[a] == me
+        own = bool(BIT[a] & rules.move_own_stone(bits, me))
         if own:
             self.add("move.own-stone", step, True, f"{N(a)} holds {me}'s stone", [a])
         else:
@@ -404,7 +410,7 @@ class _Judge:
                 [a],
                 requires=f"A Move steps one of {me}'s own stones",
             )
-        if b in NEIGHBOURS[a]:
+        if BIT[b] & rules.move_adjacent(a):
             self.add("move.adjacent", step, True, f"{N(b)} is a neighbour of {N(a)}", [a, b])
         else:
             d = STEPS[a][b]
@@ -414,9 +420,10 @@ class _Judge:
             )
         sb = stones[b]
         lock_note = f" ({N(b)} is locked; a Move onto a locked cell is legal)" if self.locked[b] else ""
-        if sb is None:
+        reachable = bool(BIT[b] & rules.move_destination(bits, me, a))
+        if reachable and sb is None:
             self.add("move.destination", step, True, f"{N(b)} is empty{lock_note}", [b])
-        elif sb == me:
+        elif not reachable and sb == me:
             self.add(
                 "move.destination",
                 step,
@@ -425,7 +432,7 @@ class _Judge:
                 [b],
                 requires=f"A Move can never enter a cell holding {me}'s own stone",
             )
-        elif tiers[b] < tiers[a]:
+        elif reachable:
             self.add(
                 "move.destination",
                 step,
@@ -532,9 +539,10 @@ class _Judge:
 
     def shape_given(self, s: Shape, landing: Cell) -> None:
         me, m, tiers, locked = self.me, self.m, self.tiers, self.locked
+        bits = self.bits()
         c = s.cell
         d = STEPS[landing][c]
-        if d <= 2:
+        if BIT[c] & rules.shape_range(landing):
             at = "is the landing cell" if d == 0 else f"is {plural(d, 'step')} from the landing cell {N(landing)}"
             self.add("shape.range", STEP_SHAPE, True, f"{N(c)} {at} (at most 2)", [c, landing])
         else:
@@ -546,7 +554,7 @@ class _Judge:
                 [c, landing],
                 requires=f"A Shape must be within 2 steps of the landing cell {N(landing)}",
             )
-        if not locked[c]:
+        if BIT[c] & rules.shape_unlocked(bits):
             self.add("shape.unlocked", STEP_SHAPE, True, f"{N(c)} is not locked", [c])
         else:
             self.add(
@@ -560,7 +568,7 @@ class _Judge:
         t = tiers[c]
         raise_ = s.kind == RAISE
         if raise_:
-            tier_ok = t < 2
+            tier_ok = bool(BIT[c] & rules.shape_tier_limit(RAISE, bits.tier1, bits.tier2))
             if tier_ok:
                 self.add(
                     "shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the raise makes it Tier {t + 1}", [c]
@@ -581,7 +589,7 @@ class _Judge:
                 f"A raise does not use the lowering budget ({me} has {m.lowers_left} of 6 lowers left)",
             )
         else:
-            tier_ok = t > 0
+            tier_ok = bool(BIT[c] & rules.shape_tier_limit(LOWER, bits.tier1, bits.tier2))
             if tier_ok:
                 self.add(
                     "shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the lower makes it Tier {t - 1}", [c]
@@ -595,7 +603,7 @@ class _Judge:
                     [c],
                     requires="A lower needs Tier 1 or 2",
                 )
-            if m.lowers_left >= 1:
+            if rules.shape_lowering_budget(LOWER, m):
                 self.add(
                     "shape.lowering-budget",
                     STEP_SHAPE,
@@ -626,7 +634,7 @@ class _Judge:
                 f"No Echo was declared; the Echo is optional ({me} has {plural(m.charges, 'charge')} left)",
             )
             return
-        if m.charges >= 1:
+        if rules.echo_charge(m):
             self.add(
                 "echo.charge",
                 STEP_ECHO,
@@ -647,10 +655,10 @@ class _Judge:
             self.echo_lock(e.cell)
 
     def echo_capture(self, c: Cell) -> None:
-        # One check per rule, each with its message; generate.echo_capture_cells (and the counts in
-        # legal_turns) select the same targets without the words.
-        me, enemy, stones, tiers = self.me, self.enemy, self.stones, self.tiers
-        if stones[c] == enemy:
+        # One check per rule, each decided by checker.rules, which the generator and the count use too.
+        me, enemy, stones = self.me, self.enemy, self.stones
+        bits, cell = self.bits(), BIT[c]
+        if cell & rules.echo_capture_enemy(bits, me):
             self.add(
                 "echo-capture.enemy", STEP_ECHO, True, self._after_project(c, f"{N(c)} holds {enemy}'s stone"), [c]
             )
@@ -664,7 +672,7 @@ class _Judge:
                 requires="An Echo-Capture targets an enemy stone",
             )
         empty = [n for n in NEIGHBOURS[c] if stones[n] is None]
-        if not empty:
+        if rules.echo_capture_sealed(bits, cell):
             self.add("echo-capture.sealed", STEP_ECHO, True, f"{N(c)} has no empty neighbouring cell", [c])
         else:
             self.add(
@@ -675,7 +683,7 @@ class _Judge:
                 [c, *empty],
                 requires="An Echo-Capture target must have no empty neighbouring cell",
             )
-        if tiers[c] >= 1:
+        if cell & rules.echo_capture_tier(bits.tier1, bits.tier2):
             self.add("echo-capture.tier", STEP_ECHO, True, self._tier(c), [c])
         else:
             self.add(
@@ -687,7 +695,7 @@ class _Judge:
                 requires="An Echo-Capture target must stand on Tier 1 or 2",
             )
         mine = [n for n in NEIGHBOURS[c] if stones[n] == me]
-        if mine:
+        if rules.echo_capture_contact(bits, me, cell):
             self.add(
                 "echo-capture.contact",
                 STEP_ECHO,
@@ -707,9 +715,10 @@ class _Judge:
             )
 
     def echo_lock(self, c: Cell) -> None:
-        # One check per rule, each with its message; generate.echo_lock_cells selects the same targets.
-        me, m, stones, tiers = self.me, self.m, self.stones, self.tiers
-        if not m.echo_lock_used:
+        # One check per rule, each decided by checker.rules, which the generator and the count use too.
+        me, m, stones = self.me, self.m, self.stones
+        bits, cell = self.bits(), BIT[c]
+        if rules.echo_lock_once(m):
             self.add("echo-lock.once", STEP_ECHO, True, f"{me} has not Echo-Locked before in this game")
         else:
             self.add(
@@ -719,7 +728,7 @@ class _Judge:
                 f"{me} has already used the Echo-Lock, {self._earlier_lock()}",
                 requires="Each player may Echo-Lock once per game",
             )
-        if stones[c] == me:
+        if cell & rules.echo_lock_own_stone(bits, me):
             self.add("echo-lock.own-stone", STEP_ECHO, True, self._after_project(c, f"{N(c)} holds {me}'s stone"), [c])
         else:
             self.add(
@@ -730,13 +739,13 @@ class _Judge:
                 [c],
                 requires=f"An Echo-Lock targets a cell occupied by {me}'s own stone",
             )
-        if tiers[c] == 2:
+        if cell & rules.echo_lock_tier(bits.tier2):
             self.add("echo-lock.tier", STEP_ECHO, True, self._tier(c), [c])
         else:
             self.add(
                 "echo-lock.tier", STEP_ECHO, False, self._tier(c), [c], requires="An Echo-Lock needs a Tier-2 cell"
             )
-        if not self.locked[c]:
+        if cell & rules.echo_lock_unlocked(bits):
             self.add("echo-lock.unlocked", STEP_ECHO, True, f"{N(c)} is not locked yet", [c])
         else:
             self.add(
