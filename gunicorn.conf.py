@@ -37,7 +37,7 @@ serving.prepare_metrics_dir()
 
 bind = _server["bind"]
 workers = _server["workers"]
-worker_class = "gevent"
+worker_class = "checker.web.worker.Worker"  # gevent, answering what it refuses early and its listen queue at a stop
 worker_connections = _server["worker_connections"]
 timeout = _server["timeout"]
 graceful_timeout = _server["graceful_timeout"]

@@ -269,3 +269,24 @@ def test_a_dead_workers_counts_are_folded_and_its_files_go(tmp_path):
         "histogram_103.db",
         "histogram_kept.db",
     ]
+
+
+def test_stale_drain_flags_are_removed_at_start(monkeypatch, tmp_path):
+    """A master killed while draining leaves its flag (no on_exit runs); the
+    next start removes it, and one with this process's own pid (recycled: it
+    would make /readyz say this server drains), but not a live master's."""
+    import subprocess
+    import sys
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead, alive, own = (
+        serving.drain_flag(int(gone.stdout)),
+        serving.drain_flag(os.getppid()),
+        serving.drain_flag(os.getpid()),
+    )
+    for flag in (dead, alive, own, tmp_path / "hexodic-draining-x"):
+        flag.touch()
+    assert sorted(serving.remove_stale_flags()) == sorted([dead, own])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([alive.name, "hexodic-draining-x"])

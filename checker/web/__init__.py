@@ -6,6 +6,8 @@ schema → response); this package carries HTTP to it and back.
 - :mod:`checker.web.settings`    every setting from the environment, read and checked once
 - :mod:`checker.web.serving`     what gunicorn.conf.py needs: usable CPUs, the metrics directory, hooks
 - :mod:`checker.web.wsgi`        the WSGI entry point gunicorn serves
+- :mod:`checker.web.worker`      the gunicorn worker: gevent's, reading what it answered early and answering
+  its listen queue before it stops
 - :mod:`checker.web.endpoints`   the endpoint declarations; the body in, the answer out
 - :mod:`checker.web.api`, :mod:`checker.web.meta`, :mod:`checker.web.health`, :mod:`checker.web.docs`,
   :mod:`checker.web.favicon`, :mod:`checker.web.playground`, :mod:`checker.web.rules_page`,

@@ -14,6 +14,7 @@ directory must be set up first.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
 import logging
 import math
@@ -250,6 +251,30 @@ def drain_flag(master_pid: int) -> Path:
     return Path(tempfile.gettempdir()) / f"hexodic-draining-{master_pid}"
 
 
+def remove_stale_flags() -> list[Path]:
+    """Remove the drain flags of masters that are gone (killed while draining:
+    no on_exit ran) and this process's own (a flag left by an earlier process
+    with the same pid would make this server's /readyz say it drains).
+    Returns the files removed."""
+    removed = []
+    for flag in Path(tempfile.gettempdir()).glob("hexodic-draining-*"):
+        pid = flag.name.rpartition("-")[2]
+        if not pid.isdigit():
+            continue
+        if int(pid) != os.getpid():
+            try:
+                os.kill(int(pid), 0)
+                continue  # that master is alive
+            except PermissionError:
+                continue  # alive, another user's
+            except (ProcessLookupError, OverflowError):
+                pass
+        with contextlib.suppress(OSError):
+            flag.unlink()
+            removed.append(flag)
+    return removed
+
+
 def draining() -> bool:
     """In a worker: is its master draining (``/readyz`` then answers 503)?"""
     return drain_flag(os.getppid()).exists()
@@ -266,11 +291,17 @@ def install_drain(arbiter_class, seconds: int) -> None:
     gunicorn has no hook for the master's SIGTERM, so its Arbiter's
     ``handle_term`` (SIGTERM) and ``murder_workers`` (run by its main loop at
     least once a second) are wrapped."""
-    handle_term, murder_workers = arbiter_class.handle_term, arbiter_class.murder_workers
+    # gunicorn's own methods, kept once: a reload (SIGHUP) reads gunicorn.conf.py again and calls this again
+    originals = arbiter_class.__dict__.get("_hexodic_originals")
+    if originals is None:
+        originals = arbiter_class._hexodic_originals = (arbiter_class.handle_term, arbiter_class.murder_workers)
+    handle_term, murder_workers = originals
+    remove_stale_flags()
 
     def drain_then_stop(self) -> None:
         if seconds <= 0 or getattr(self, "_hexodic_drain_until", None) is not None:
-            handle_term(self)
+            handle_term(self)  # raises StopIteration: gunicorn's stop
+            return
         self._hexodic_drain_until = time.monotonic() + seconds
         drain_flag(os.getpid()).touch()
         self.log.info("SIGTERM: draining for %s s (/readyz answers 503; requests are still answered)", seconds)
