@@ -14,6 +14,7 @@ schema → response); this package carries HTTP to it and back.
   :mod:`checker.web.pictures`, :mod:`checker.web.pages`  the endpoints, declared with their views
 - :mod:`checker.web.errors`      every error as problem+json (or a page for a browser), in one place
 - :mod:`checker.web.headers`     the headers every answer carries (the rules version)
+- :mod:`checker.web.hosts`       the ``Host`` (and trusted ``X-Forwarded-Host``) checked: a host, or a 400
 - :mod:`checker.web.security`    the security headers of pages and assets
 - :mod:`checker.web.assets`      the static files, read and sent in one way
 - :mod:`checker.web.observe`     request ids, the JSON request log, metrics
@@ -48,7 +49,7 @@ def create_app(config: dict | None = None) -> Flask:
     from flask.json.provider import DefaultJSONProvider
     from werkzeug.middleware.proxy_fix import ProxyFix
 
-    from checker.web import compression, errors, headers, observe, settings
+    from checker.web import compression, errors, headers, hosts, observe, settings
 
     app = Flask(__name__, static_folder=None)  # assets are served by their blueprints
     app.config.update(settings.from_env())
@@ -56,6 +57,7 @@ def create_app(config: dict | None = None) -> Flask:
     if isinstance(app.json, DefaultJSONProvider):
         app.json.sort_keys = False
     observe.init_app(app)
+    hosts.init_app(app)  # before any view: a request naming no valid host is answered 400
     for bp in blueprints():
         app.register_blueprint(bp)
     errors.register(app)

@@ -196,7 +196,10 @@ def _problem(description: str) -> dict:
 
 # What the HTTP server itself (gunicorn) answers before the app sees a request, on every path.
 _ERRORS_SERVER = {
-    "400": _problem("The request is not well-formed HTTP (refused by the HTTP server itself)."),
+    "400": _problem(
+        "The request is not well-formed HTTP (refused by the HTTP server itself), or its Host (or, behind trusted "
+        "proxies, X-Forwarded-Host) is not a host name or IP address with an optional port (bad-host)."
+    ),
     "414": _problem("The request line is longer than the limit (GUNICORN_LIMIT_REQUEST_LINE, default 4094 bytes)."),
     "431": _problem(
         "A header line, or the number of headers, is over the limit (GUNICORN_LIMIT_REQUEST_FIELD_SIZE, "
