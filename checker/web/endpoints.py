@@ -207,11 +207,13 @@ def camel_case(name: str) -> str:
 
 
 def _under_budget(view: Callable) -> Callable:
-    """``view`` run only when the work budget admits it (:func:`checker.service.budget.admitted`)."""
+    """``view`` run only when the work budget admits it, within its deadline
+    (:func:`checker.service.budget.admitted`)."""
 
     @functools.wraps(view)
     def served(*args, **kwargs):
-        with budget.admitted(flask.current_app.config["EXPENSIVE_LIMIT"]):
+        config = flask.current_app.config
+        with budget.admitted(config["EXPENSIVE_LIMIT"], deadline=config["WORK_DEADLINE"]):
             return view(*args, **kwargs)
 
     return served

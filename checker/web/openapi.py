@@ -226,7 +226,9 @@ _ERRORS_EXPENSIVE = {
     "503": {
         **_problem(
             "This worker is already at its limit of expensive requests at once (batches, legal-turn lists, "
-            "perft counts, PNG pictures; HEXODIC_EXPENSIVE_LIMIT, default 2); retry after Retry-After seconds."
+            "perft counts, PNG pictures; HEXODIC_EXPENSIVE_LIMIT, default 2), busy; or it is too busy to finish "
+            "this one within its deadline (HEXODIC_WORK_DEADLINE, default 5 s from its admission), deadline, and "
+            "the work was stopped; retry after Retry-After seconds."
         ),
         "headers": {"Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}}},
     },

@@ -75,7 +75,8 @@ def _picture(data: dict, kind: str, mimetype: str) -> Response:
     if request.if_none_match.contains_weak(etag):
         resp = Response(status=304)
     elif kind == "png":  # an expensive request, costed by its size before it is drawn
-        with budget.admitted(current_app.config["EXPENSIVE_LIMIT"], cost=png_cost(data["size"])):
+        config = current_app.config
+        with budget.admitted(config["EXPENSIVE_LIMIT"], png_cost(data["size"]), config["WORK_DEADLINE"]):
             resp = Response(_drawing(data, data["size"]), mimetype=mimetype)
     else:
         resp = Response(_drawing(data, None), mimetype=mimetype)

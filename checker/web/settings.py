@@ -18,6 +18,7 @@ DEFAULT_MAX_BODY = 256 * 1024
 DEFAULT_BODY_TIMEOUT = 5  # seconds for a whole request body to arrive
 DEFAULT_METRICS_PORT = 9100  # /metrics is served here only, never on the public port
 DEFAULT_EXPENSIVE_LIMIT = 2  # expensive requests at once in one worker
+DEFAULT_WORK_DEADLINE = 5  # seconds an admitted expensive request may take (under the 8 s graceful timeout)
 
 # A frame-ancestors source (CSP): 'self', or an origin such as https://hexodic.com,
 # https://*.hexodic.com or http://localhost:8080 (no path, no quote, no separator).
@@ -60,6 +61,9 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
       (default 5); later, the answer is 408 (enforced under the gevent worker).
     - ``HEXODIC_EXPENSIVE_LIMIT``: batches and legal-turn lists one worker
       works on at once (default 2); one more is answered 503 with Retry-After.
+    - ``HEXODIC_WORK_DEADLINE``: the seconds an admitted expensive request may
+      take (default 5); one still running then is stopped at its next pause
+      and answered 503 with Retry-After.
     - ``HEXODIC_FRAME_ANCESTORS``: the origins whose pages may frame the playground and
       the permalink pages (``/check``, ``/game``), comma- or space-separated, each
       ``'self'`` or ``https://host[:port]`` (a ``*.`` subdomain wildcard allowed).
@@ -93,6 +97,7 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "CORS_ORIGINS": origins or ["*"],
         "BODY_TIMEOUT": _int(env, "HEXODIC_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT),
         "EXPENSIVE_LIMIT": _int(env, "HEXODIC_EXPENSIVE_LIMIT", DEFAULT_EXPENSIVE_LIMIT),
+        "WORK_DEADLINE": _int(env, "HEXODIC_WORK_DEADLINE", DEFAULT_WORK_DEADLINE),
         "FRAME_ANCESTORS": _frame_ancestors(env.get("HEXODIC_FRAME_ANCESTORS", "")),
         "PROXIES": _int(env, "HEXODIC_PROXIES", 0, lo=0),
         "PUBLIC_URL": _public_url(env.get("HEXODIC_PUBLIC_URL", "")),
