@@ -23,10 +23,10 @@ What is counted (docs/perft.md):
 - turns are those of :func:`checker.generate.legal_turns`, one per distinct
   turn, and the last ply is counted in bulk.
 
-The counting here has a fast path, tested equal to the slow one:
-:func:`count_turns` is ``len(legal_turns(position))`` without making the
-turns, and :func:`after` is ``apply(position, turn).position`` without the
-events and messages.  The published table of counts is
+The last ply is counted by :func:`checker.generate.count_turns` (the
+legal-turn list's own branches, counted), and each turn is applied by
+:func:`checker.play.after` (:func:`checker.play.apply`'s one way, without
+the events and the end of the game).  The published table of counts is
 ``checker/data/perft.json`` (and docs/perft.md, made from it); rebuild both
 with ``make perft`` (``python -m checker.counting build``).
 """
@@ -37,7 +37,7 @@ import json
 import random
 import sys
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from operator import itemgetter
@@ -48,9 +48,9 @@ from checker import board
 from checker.board import WITHIN_2
 from checker.generate import count_turns, legal_turns
 from checker.notation import parse_hpn, position_to_hpn, turn_to_htn  # noqa: F401 (turn_to_htn: the doctest)
-from checker.play import weigh_echo_capture, weigh_encirclement
-from checker.position import PlayerState, Position, other
-from checker.turn import CAPTURE, LOCK, RAISE, Move, Place, Turn
+from checker.play import after
+from checker.position import Position
+from checker.turn import Turn
 from checker.version import RULES_VERSION
 
 __all__ = [
@@ -276,57 +276,6 @@ def _nodes(pos: Position, depth: int, spend: Budget) -> int:
 
 _NEAR = tuple(itemgetter(*WITHIN_2[c]) for c in board.CELLS)  # a board list -> its values within 2 steps
 WITHIN_2_SETS = tuple(frozenset(WITHIN_2[c]) for c in board.CELLS)
-
-
-def after(pos: Position, turn: Turn) -> Position:
-    """The position after the legal ``turn``: what :func:`checker.play.apply`
-    makes, without its events, messages or end-of-game verdict.  The capture
-    checks are :mod:`checker.play`'s own."""
-    me = pos.to_move
-    enemy = other(me)
-    m, e = pos.player(me), pos.player(enemy)
-    reserve, charges, lowers, captures, raises, placed, lock_used, _ = m
-    stones = list(pos.stones)
-    tiers: Sequence[int] = pos.tiers
-    locked: Sequence[bool] = pos.locked
-    p, shape, echo = turn
-    captured = []
-    if type(p) is Place:
-        stones[p.cell] = me
-        reserve -= 1
-        placed = True
-    elif type(p) is Move:
-        if stones[p.dst] == enemy:
-            captured.append(p.dst)
-        stones[p.src] = None
-        stones[p.dst] = me
-    if shape is not None:
-        tiers = new_tiers = list(tiers)
-        if shape.kind == RAISE:
-            new_tiers[shape.cell] += 1
-            raises += 1
-        else:
-            new_tiers[shape.cell] -= 1
-            lowers -= 1
-    if echo is not None:
-        charges -= 1
-        if echo.kind == LOCK:
-            locked = new_locked = list(locked)
-            new_locked[echo.cell] = True
-            lock_used = True
-    encircled = [board.parse_cell(w.cell) for w in weigh_encirclement(stones, tiers, me) if w.captured]
-    for c in encircled:
-        stones[c] = None
-    captured += encircled
-    if echo is not None and echo.kind == CAPTURE:
-        echoed = [board.parse_cell(w.cell) for w in weigh_echo_capture(stones, tiers, me, echo.cell) if w.captured]
-        for c in echoed:
-            stones[c] = None
-        captured += echoed
-    n = len(captured)
-    new_m = PlayerState(reserve, charges, lowers, captures + n, raises, placed, lock_used, frozenset())
-    new_e = e if not n else e._replace(reserve=e.reserve + n, cooldown=e.cooldown | frozenset(captured))
-    return Position(tiers, stones, locked, enemy, pos.half_moves + 1, {me: new_m, enemy: new_e})
 
 
 # ------------------------------------------------------------- the table ---

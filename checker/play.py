@@ -37,6 +37,7 @@ __all__ = [
     "Event",
     "Outcome",
     "apply",
+    "after",
     "weigh_encirclement",
     "weigh_echo_capture",
 ]
@@ -210,6 +211,18 @@ def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None, 
     order, every weighing of the capture checks and the end of the game.
     ``events=False`` leaves the events out (no message is composed): a replay
     that needs only the positions and the end."""
+    after, told, weighings = _play(pos, turn, events)
+    return Outcome(after, told, weighings, end_of_game(pos, after, isinstance(turn.project, Skip), history))
+
+
+def after(pos: Position, turn: Turn) -> Position:
+    """The position after the legal ``turn``: :func:`apply`'s, without the events
+    or the end of the game (what perft needs)."""
+    return _play(pos, turn, False)[0]
+
+
+def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Event, ...], tuple[Weighing, ...]]:
+    """The one way a turn is applied: the position after it, the events when asked, the weighings."""
     me = pos.to_move
     enemy = other(me)
     m, e = pos.player(me), pos.player(enemy)
@@ -302,8 +315,7 @@ def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None, 
         if events
         else ()
     )
-    game = end_of_game(pos, after, isinstance(p, Skip), history)
-    return Outcome(after, told, tuple(weighings), game)
+    return after, told, tuple(weighings)
 
 
 def _events(
