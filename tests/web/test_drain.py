@@ -106,6 +106,7 @@ def test_every_connection_accepted_through_the_drain_and_the_stop_is_answered():
             for t in threads:
                 t.join(timeout=15)
         log = srv.output(tail=None)
+    print(f"through the drain and the stop: {dict(counts)}")
     answered, refused = counts.pop(200, 0), counts.pop("ConnectionRefusedError", 0)
     assert not counts, f"accepted and then not answered: {dict(counts)} ({answered} answered, {refused} refused)"
     assert answered > 0 and refused > 0 and code == 0, (answered, refused, code)
