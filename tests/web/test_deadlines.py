@@ -101,7 +101,9 @@ def test_every_costly_answer_comes_within_its_deadline_beside_16_costly_clients(
     assert not late, f"{len(late)} answers took the server more than {DEADLINE + TOLERANCE} s: {late[:10]}; {summary}"
     late = [(kind, got, round(s, 2)) for kind, got, s in results if s > DEADLINE + TOLERANCE + QUEUED]
     assert not late, f"{len(late)} answers after {DEADLINE + TOLERANCE + QUEUED} s: {late[:10]}; {summary}"
-    for kind in ("perft", "batch", "png"):  # each kind was admitted and worked on, not only refused
+    # the kinds that pause were admitted and worked on, not only refused; a PNG (drawn in well under
+    # 0.1 s, checked against its deadline only before it starts) may find every slot taken by the others
+    for kind in ("perft", "batch"):
         assert counts[f"{kind} 200"] + counts[f"{kind} 503 deadline"], summary
     assert "Traceback" not in log and "WORKER TIMEOUT" not in log, log[-3000:]
 
