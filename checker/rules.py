@@ -49,7 +49,6 @@ __all__ = [
     "shape_unlocked",
     "shape_tier_limit",
     "shape_lowering_budget",
-    "shape_mandate",
     "echo_charge",
     "echo_capture_enemy",
     "echo_capture_sealed",
@@ -193,16 +192,10 @@ def shape_cells(bits: Bits, m: PlayerState, landing: Cell, kind: ShapeKind) -> i
 
 
 def mandating_cells(bits: Bits, me: str, legal: int) -> int:
-    """Of the cells a legal Shape targets (``legal``), those that make the Shape
-    mandatory: not occupied by the mover's own stone (``shape.mandate``)."""
+    """``shape.mandate``: of the cells a legal Shape targets (``legal``), those that
+    make the Shape mandatory, not occupied by the mover's own stone; the Shape may
+    be left out only when there is none."""
     return legal & ~bits.stones(me)
-
-
-def shape_mandate(bits: Bits, m: PlayerState, me: str, landing: Cell) -> int:
-    """``shape.mandate``: the Shape may be left out only when no legal Shape
-    targets a cell not occupied by the mover's own stone; the cells that forbid it."""
-    legal = shape_cells(bits, m, landing, ShapeKind.RAISE) | shape_cells(bits, m, landing, ShapeKind.LOWER)
-    return mandating_cells(bits, me, legal)
 
 
 def shaped(tier1: int, tier2: int, kind: ShapeKind, where: int) -> tuple[int, int]:

@@ -29,6 +29,7 @@ import pytest
 from bench.server import HOST, running_gunicorn
 from checker.service import pipeline
 from checker.web import create_app
+from tests.web.raw_http import read_response
 
 PROBE_TIMEOUT = 3.0
 BODY_TIMEOUT = 2  # HEXODIC_BODY_TIMEOUT for the shared server (default 5)
@@ -94,26 +95,14 @@ def _connect(port: int, data: bytes = b"") -> socket.socket:
 
 def _response(s: socket.socket, timeout: float) -> tuple[int, dict, bytes] | None:
     """The response read from ``s`` (status, headers with lower-case names,
-    body), or None when the server closed it without one; fails the test when
-    neither happened within ``timeout``."""
-    s.settimeout(timeout)
-    raw = b""
+    body), or None when the server closed it without one (a reset too); fails
+    the test when neither happened within ``timeout``."""
     try:
-        while True:
-            head, sep, rest = raw.partition(b"\r\n\r\n")
-            if sep:
-                lines = head.decode("latin-1").split("\r\n")
-                headers = {k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines[1:])}
-                if len(rest) >= int(headers.get("content-length", 0)):
-                    return int(lines[0].split()[1]), headers, rest
-            data = s.recv(65536)
-            if not data:
-                return None
-            raw += data
+        return read_response(s, timeout)
     except ConnectionResetError:
         return None
-    except TimeoutError:
-        pytest.fail(f"neither an answer nor a close within {timeout} s (got {raw[:200]!r})")
+    except TimeoutError as stuck:
+        pytest.fail(f"neither an answer nor a close within {timeout} s (got {stuck.args[0][:200]!r})")
 
 
 def _raw(port: int, data: bytes, half_close: bool = False) -> tuple[int, dict, bytes]:

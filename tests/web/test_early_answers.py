@@ -18,6 +18,7 @@ import time
 import pytest
 
 from bench.server import HOST, running_gunicorn
+from tests.web.raw_http import read_response
 
 BODY = b" " * 900_000
 BODY_TIMEOUT = 8  # HEXODIC_BODY_TIMEOUT here: the holder's slot lasts that long, and the slow writer fits in it
@@ -43,22 +44,11 @@ def _head(path: str, length: int, close: bool) -> bytes:
 
 def _answer(s: socket.socket, timeout: float = 10) -> tuple[int, dict, bytes] | str:
     """The answer on ``s``, or what happened instead: "reset", "closed" (EOF without an answer)."""
-    s.settimeout(timeout)
-    raw = b""
     try:
-        while True:
-            head, sep, rest = raw.partition(b"\r\n\r\n")
-            if sep:
-                lines = head.decode("latin-1").split("\r\n")
-                headers = {k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines[1:])}
-                if len(rest) >= int(headers.get("content-length", 0)):
-                    return int(lines[0].split()[1]), headers, rest
-            data = s.recv(65536)
-            if not data:
-                return "closed"
-            raw += data
+        got = read_response(s, timeout)
     except ConnectionResetError:
         return "reset"
+    return "closed" if got is None else got
 
 
 def _send(port: int, path: str, close: bool, slow: bool) -> tuple[int, dict, bytes] | str:
