@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from checker import rules
-from checker.board import BIT, Cell, cells
+from checker.board import BIT, NEIGHBOUR_MASKS, Cell, cells
 from checker.ending import game_over_reason
 from checker.position import Bits, Position
 from checker.projects import legal_projects, project_is_legal
@@ -56,6 +56,15 @@ def _branches(
     aside; none without a charge)."""
     bits, m, me = pos.bits, pos.mover, pos.to_move
     can_echo = rules.echo_charge(m)
+    # A Project changes no tier and no lock: the Shape's targets but its range are the same after each.
+    may_raise, may_lower = rules.shape_targets(bits, m, RAISE), rules.shape_targets(bits, m, LOWER)
+    # A Project fills at most one cell beside a stone and empties at most one (a Move's from-cell), so
+    # only an enemy stone with at most one empty neighbouring cell can be sealed after it.
+    empty = bits.empty
+    sealable = 0
+    for c in cells(rules.echo_capture_enemy(bits, me)) if can_echo else ():
+        if (NEIGHBOUR_MASKS[c] & empty).bit_count() <= 1:
+            sealable |= BIT[c]
     for p in legal_projects(pos):
         if project is not None and p != project:
             continue
@@ -64,8 +73,8 @@ def _branches(
             raises = lowers = 0
             optional = True
         else:
-            raises = rules.shape_cells(after, m, landing, RAISE)
-            lowers = rules.shape_cells(after, m, landing, LOWER)
+            near = rules.shape_range(landing)
+            raises, lowers = near & may_raise, near & may_lower
             optional = not rules.mandating_cells(after, me, raises | lowers)
         if can_echo:
             yield (
@@ -74,7 +83,7 @@ def _branches(
                 raises,
                 lowers,
                 optional,
-                rules.echo_capture_cells(after, me),
+                rules.echo_capture_cells(after, me, sealable),
                 rules.echo_lock_cells(after, me, m),
             )
         else:
@@ -95,7 +104,7 @@ def shapes_of(raises: int, lowers: int) -> list[Shape]:
 
 def _echo_targets(after: Bits, shape: Shape | None, capture: int, lock: int) -> tuple[int, int]:
     """The Echo-Capture and Echo-Lock targets after ``shape`` (the tier rules on the shaped tiers)."""
-    t1, t2 = rules.shaped_by(after.tier1, after.tier2, shape)
+    t1, t2 = (after.tier1, after.tier2) if shape is None else rules.shaped_by(after.tier1, after.tier2, shape)
     return capture & rules.echo_capture_tier(t1, t2), lock & rules.echo_lock_tier(t2)
 
 
@@ -132,14 +141,15 @@ def count_turns(pos: Position) -> int:
     total = 0
     for _, after, raises, lowers, optional, capture, lock in _branches(pos):
         n = raises.bit_count() + lowers.bit_count() + optional
-        if not (capture or lock):
+        targets = capture | lock
+        if not targets:
             total += n
             continue
         caps, locks = _echo_targets(after, None, capture, lock)
         total += n * (1 + caps.bit_count() + locks.bit_count())
         # A Shape changes its own cell's tier alone, so only a Shape on a target can change the Echoes
         # after it: each such cell's tier rules again, on the tiers of every such Shape made at once.
-        for kind, where in ((RAISE, raises & (capture | lock)), (LOWER, lowers & (capture | lock))):
+        for kind, where in ((RAISE, raises & targets), (LOWER, lowers & targets)):
             if where:
                 t1, t2 = rules.shaped(after.tier1, after.tier2, kind, where)
                 total += (where & capture & rules.echo_capture_tier(t1, t2)).bit_count() - (where & caps).bit_count()

@@ -42,7 +42,7 @@ SKIP = Skip()
 
 def place_cells(pos: Position, ignore_cooldown: bool = False) -> list[Cell]:
     """The cells the player to move may Place on (:func:`checker.rules.place_cells`), in board order."""
-    return cells(rules.place_cells(pos.bits, pos.mover, ignore_cooldown))
+    return list(cells(rules.place_cells(pos.bits, pos.mover, ignore_cooldown)))
 
 
 def skip_applies(pos: Position) -> bool:

@@ -60,6 +60,7 @@ __all__ = [
     "echo_lock_unlocked",
     "place_cells",
     "move_cells",
+    "shape_targets",
     "shape_cells",
     "mandating_cells",
     "shaped",
@@ -120,16 +121,17 @@ def project_skip(bits: Bits, m: PlayerState) -> bool:
 
 def placed(bits: Bits, me: str, c: Cell) -> Bits:
     """The board after the mover's Place on the empty cell ``c``."""
-    bit = BIT[c]
-    return bits._replace(a=bits.a | bit) if me == "A" else bits._replace(b=bits.b | bit)
+    a, b, t1, t2, lk = bits
+    return Bits(a | BIT[c], b, t1, t2, lk) if me == "A" else Bits(a, b | BIT[c], t1, t2, lk)
 
 
 def moved(bits: Bits, me: str, a: Cell, b: Cell) -> Bits:
     """The board after the mover's stone Moves from ``a`` to ``b``, taking any enemy stone there."""
     src, dst = BIT[a], BIT[b]
+    sa, sb, t1, t2, lk = bits
     if me == "A":
-        return bits._replace(a=(bits.a & ~src) | dst, b=bits.b & ~dst)
-    return bits._replace(b=(bits.b & ~src) | dst, a=bits.a & ~dst)
+        return Bits((sa & ~src) | dst, sb & ~dst, t1, t2, lk)
+    return Bits(sa & ~dst, (sb & ~src) | dst, t1, t2, lk)
 
 
 def move_reserve_empty(m: PlayerState) -> bool:
@@ -184,11 +186,17 @@ def shape_lowering_budget(kind: ShapeKind, m: PlayerState) -> bool:
     return kind == RAISE or m.lowers_left >= 1
 
 
-def shape_cells(bits: Bits, m: PlayerState, landing: Cell, kind: ShapeKind) -> int:
-    """The cells a Shape of ``kind`` may target after the Project: every ``shape.*`` rule."""
+def shape_targets(bits: Bits, m: PlayerState, kind: ShapeKind) -> int:
+    """The cells a Shape of ``kind`` may target, the range aside: every other ``shape.*`` rule.
+    A Project changes no tier and no lock, so these are the same before and after it."""
     if not shape_lowering_budget(kind, m):
         return 0
-    return shape_range(landing) & shape_unlocked(bits) & shape_tier_limit(kind, bits.tier1, bits.tier2)
+    return shape_unlocked(bits) & shape_tier_limit(kind, bits.tier1, bits.tier2)
+
+
+def shape_cells(bits: Bits, m: PlayerState, landing: Cell, kind: ShapeKind) -> int:
+    """The cells a Shape of ``kind`` may target after the Project: every ``shape.*`` rule."""
+    return shape_range(landing) & shape_targets(bits, m, kind)
 
 
 def mandating_cells(bits: Bits, me: str, legal: int) -> int:
@@ -270,11 +278,11 @@ def echo_lock_unlocked(bits: Bits) -> int:
     return FULL & ~bits.locked
 
 
-def echo_capture_cells(bits: Bits, me: str) -> int:
+def echo_capture_cells(bits: Bits, me: str, among: int = FULL) -> int:
     """The Echo-Capture targets after the Shape, the tier aside (``echo-capture.enemy``,
-    ``.sealed``, ``.contact``); and them with :func:`echo_capture_tier`."""
-    enemy = echo_capture_enemy(bits, me)
-    return echo_capture_contact(bits, me, echo_capture_sealed(bits, enemy))
+    ``.sealed``, ``.contact``), of ``among``; and them with :func:`echo_capture_tier`."""
+    enemy = echo_capture_enemy(bits, me) & among
+    return echo_capture_contact(bits, me, echo_capture_sealed(bits, enemy)) if enemy else 0
 
 
 def echo_lock_cells(bits: Bits, me: str, m: PlayerState) -> int:
