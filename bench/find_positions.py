@@ -81,7 +81,7 @@ def _placing(tiers: list[int], stones: list, h: int = 13) -> Position | None:
     if pos.problems() or pos.mover.reserve < 1 or game_over_reason(pos) is not None:
         return None
     for who in "AB":
-        if any(w.captured for w in weigh_encirclement(pos.stones, pos.tiers, who)):
+        if any(w.captured for w in weigh_encirclement(pos.bits, who)):
             return None
     return pos
 

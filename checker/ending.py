@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from checker import board
-from checker.board import NEIGHBOURS, Cell
+from checker.board import NEIGHBOUR_MASKS, Cell, cells
 from checker.catalogue import LINKS, end_entry
-from checker.position import MAX_HALF_MOVES, Position, other
+from checker.position import MAX_HALF_MOVES, Bits, Position, other
 from checker.projects import has_legal_project
 
 __all__ = [
@@ -88,24 +88,23 @@ class GameResult:
 # ------------------------------------------------------------- facts ------
 
 
-def network_group(stones: Sequence[str | None], tiers: Sequence[int], who: str) -> list[Cell]:
+def network_group(bits: Bits, who: str) -> list[Cell]:
     """The largest connected group of ``who``'s stones on tier-2 cells (cells
     in board order); a Network when it has 5 or more."""
-    on2 = {c for c in board.CELLS if stones[c] == who and tiers[c] == 2}
-    best: list[Cell] = []
-    while on2:
-        start = on2.pop()
-        group, todo = [start], [start]
-        while todo:
-            c = todo.pop()
-            for n in NEIGHBOURS[c]:
-                if n in on2:
-                    on2.discard(n)
-                    group.append(n)
-                    todo.append(n)
-        if len(group) > len(best):
+    on2 = bits.stones(who) & bits.tier2
+    best = 0
+    while on2.bit_count() > best.bit_count():
+        group = frontier = on2 & -on2
+        while frontier:
+            near = 0
+            for c in cells(frontier):
+                near |= NEIGHBOUR_MASKS[c]
+            frontier = near & on2 & ~group
+            group |= frontier
+        on2 &= ~group
+        if group.bit_count() > best.bit_count():
             best = group
-    return sorted(best)
+    return list(cells(best))
 
 
 def _takeover_winner(pos: Position) -> str:
@@ -118,7 +117,7 @@ def game_over_reason(pos: Position) -> EndReason | None:
     a, b = pos.player("A"), pos.player("B")
     if a.captures >= 6 or b.captures >= 6:
         return TAKEOVER
-    if pos.half_moves >= 1 and len(network_group(pos.stones, pos.tiers, other(pos.to_move))) >= 5:
+    if pos.half_moves >= 1 and len(network_group(pos.bits, other(pos.to_move))) >= 5:
         return NETWORK
     if not has_legal_project(pos):
         return STRANGLE
@@ -189,7 +188,7 @@ def describe_game_over(pos: Position, reason: EndReason) -> str:
         return f"{_captured_text(who, pos.player(who).captures)} (Takeover: 6 or more)"
     if reason == NETWORK:
         who = other(pos.to_move)
-        group = network_group(pos.stones, pos.tiers, who)
+        group = network_group(pos.bits, who)
         return f"{who}, who moved last, has a Network: {len(group)} stones {_group_text(group)}"
     if reason == STRANGLE:
         return f"{_no_project_text(pos)} (Strangle)"
@@ -298,7 +297,7 @@ def end_of_game(before: Position, after: Position, skipped: bool, history: Seque
             more=LINKS["takeover"],
         )
     # a Network needs 5 stones on Tier 2: with fewer Tier-2 cells there is none to look for
-    group = network_group(after.stones, after.tiers, me) if after.tiers.count(2) >= 5 else []
+    group = network_group(after.bits, me) if after.bits.tier2.bit_count() >= 5 else []
     if len(group) >= 5:
         return GameResult(
             True,

@@ -65,6 +65,7 @@ def _branches(
     for c in cells(rules.echo_capture_enemy(bits, me)) if can_echo else ():
         if (NEIGHBOUR_MASKS[c] & empty).bit_count() <= 1:
             sealable |= BIT[c]
+    can_lock = can_echo and rules.echo_lock_once(m)
     for p in legal_projects(pos):
         if project is not None and p != project:
             continue
@@ -76,18 +77,15 @@ def _branches(
             near = rules.shape_range(landing)
             raises, lowers = near & may_raise, near & may_lower
             optional = not rules.mandating_cells(after, me, raises | lowers)
-        if can_echo:
-            yield (
-                p,
-                after,
-                raises,
-                lowers,
-                optional,
-                rules.echo_capture_cells(after, me, sealable),
-                rules.echo_lock_cells(after, me, m),
-            )
-        else:
-            yield p, after, raises, lowers, optional, 0, 0
+        yield (
+            p,
+            after,
+            raises,
+            lowers,
+            optional,
+            rules.echo_capture_cells(after, me, sealable) if sealable else 0,
+            rules.echo_lock_cells(after, me, m) if can_lock else 0,
+        )
 
 
 def shapes_of(raises: int, lowers: int) -> list[Shape]:

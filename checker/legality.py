@@ -175,6 +175,7 @@ class _Judge:
         self.stones = list(pos.stones)
         self.tiers = list(pos.tiers)
         self.locked = pos.locked
+        self._bits = pos.bits  # the same board as masks, kept up to date with the lists
         self.project_step = STEP_PLACE if self.m.reserve > 0 else STEP_MOVE  # D-15
         self.shaped: Shape | None = None  # this turn's Shape, once it has changed a tier
         self.checks: list[Check] = []
@@ -190,7 +191,7 @@ class _Judge:
 
     def bits(self) -> Bits:
         """The board as it stands now, as masks: what the rules (:mod:`checker.rules`) decide on."""
-        return Bits.of(self.tiers, self.stones, self.locked)
+        return self._bits
 
     # ------------------------------------------- facts after earlier steps --
 
@@ -383,6 +384,7 @@ class _Judge:
                 self.add("place.cooldown", step, True, f"{N(c)} is {facts}", [c, *cd], requires=rule)
         if stones[c] is None:  # D-14: a Place puts the stone only on an empty cell
             stones[c] = me
+            self._bits = rules.placed(bits, me, c)
 
     def move(self, a: Cell, b: Cell, skip: bool) -> None:
         me, m, step, stones, tiers = self.me, self.m, self.project_step, self.stones, self.tiers
@@ -453,6 +455,7 @@ class _Judge:
         if own and sb != me:  # D-14: the Move happens, removing any enemy stone there
             stones[a] = None
             stones[b] = me
+            self._bits = rules.moved(bits, me, a, b)
 
     # ----------------------------------------------------------- shape --
 
@@ -482,7 +485,7 @@ class _Judge:
     def shape_left_out(self, landing: Cell) -> None:
         me, m, tiers, stones = self.me, self.m, self.tiers, self.stones
         # the rules legal_turns decides the mandate with, on the board after the Project
-        bits = Bits.of(tiers, stones, self.locked)
+        bits = self.bits()
         raises, lowers = rules.shape_cells(bits, m, landing, RAISE), rules.shape_cells(bits, m, landing, LOWER)
         mandate = rules.mandating_cells(bits, me, raises | lowers)
         mandating = shapes_of(raises & mandate, lowers & mandate)
@@ -621,6 +624,8 @@ class _Judge:
         if not locked[c] and tier_ok:  # D-14: the Shape changes the tier when it can
             tiers[c] = t + 1 if raise_ else t - 1
             self.shaped = s
+            t1, t2 = rules.shaped_by(bits.tier1, bits.tier2, s)
+            self._bits = bits._replace(tier1=t1, tier2=t2)
 
     # ------------------------------------------------------------ echo --
 

@@ -21,11 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from checker import board
-from checker.board import NEIGHBOURS, SLOTS, Cell
+from checker import board, rules
+from checker.board import BIT, FULL, NEIGHBOUR_MASKS, SLOTS, Cell, cells, mask_of
 from checker.catalogue import LINKS, capture_entry
 from checker.ending import GameResult, end_of_game
-from checker.position import PlayerState, Position, other
+from checker.position import Bits, PlayerState, Position, other
 from checker.turn import CAPTURE, LOCK, RAISE, Echo, Move, Place, Project, Skip, Turn
 
 __all__ = [
@@ -144,56 +144,59 @@ class Outcome:
 # ------------------------------------------------------------ capture ------
 
 
-def weigh_encirclement(stones: Sequence[str | None], tiers: Sequence[int], mover: str) -> list[Weighing]:
+def weigh_encirclement(bits: Bits, mover: str) -> list[Weighing]:
     """The normal capture check (RULES §7): every opponent stone on tier >= 1
     whose six slots are all edge or the mover's stones, weighed on this board."""
     enemy = other(mover)
+    own = bits.stones(mover)
     out = []
-    for c in [c for c in board.CELLS if stones[c] == enemy and tiers[c] >= 1]:
-        t = tiers[c]
-        slots = SLOTS[c]
-        if not all(s is None or stones[s] == mover for s in slots):
-            continue
-        terms = tuple(Term(TermKind.EDGE, t + 1) if s is None else Term(TermKind.STONE, tiers[s], N(s)) for s in slots)
+    for c in cells(bits.stones(enemy) & (bits.tier1 | bits.tier2)):
+        if NEIGHBOUR_MASKS[c] & ~own:
+            continue  # a neighbouring cell that is not the mover's stone
+        t = bits.tier(c)
+        terms = tuple(
+            Term(TermKind.EDGE, t + 1) if s is None else Term(TermKind.STONE, bits.tier(s), N(s)) for s in SLOTS[c]
+        )
         total = sum(x.value for x in terms)
         out.append(Weighing(CaptureKind.ENCIRCLEMENT, N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
     return out
 
 
-def echo_group(stones: Sequence[str | None], target: Cell) -> list[Cell]:
+def echo_group(bits: Bits, target: Cell) -> int:
     """The target and every stone of its owner connected to it through
-    adjacent stones of that owner, in board order."""
-    owner = stones[target]
-    group, todo = {target}, [target]
-    while todo:
-        c = todo.pop()
-        for n in NEIGHBOURS[c]:
-            if n not in group and stones[n] == owner:
-                group.add(n)
-                todo.append(n)
-    return sorted(group)
+    adjacent stones of that owner, as a mask."""
+    owner = bits.a if bits.a & BIT[target] else bits.b
+    group = frontier = BIT[target]
+    while frontier:
+        near = 0
+        for c in cells(frontier):
+            near |= NEIGHBOUR_MASKS[c]
+        frontier = near & owner & ~group
+        group |= frontier
+    return group
 
 
-def weigh_echo_capture(stones: Sequence[str | None], tiers: Sequence[int], mover: str, target: Cell) -> list[Weighing]:
+def weigh_echo_capture(bits: Bits, mover: str, target: Cell) -> list[Weighing]:
     """The Echo-Capture check (D-10) on the board the normal check left:
     every member of the target's group on tier >= 1 with no empty neighbouring
     cell, enemy neighbours counting like edge.  Empty when the target is gone."""
     enemy = other(mover)
-    if stones[target] != enemy:
+    foe = bits.stones(enemy)
+    if not foe & BIT[target]:
         return []
+    empty = bits.empty
     out = []
-    for c in echo_group(stones, target):
-        t = tiers[c]
-        slots = SLOTS[c]
-        if t < 1 or any(s is not None and stones[s] is None for s in slots):
+    for c in cells(echo_group(bits, target) & (bits.tier1 | bits.tier2)):
+        if NEIGHBOUR_MASKS[c] & empty:
             continue
+        t = bits.tier(c)
         terms = tuple(
             Term(TermKind.EDGE, t + 1)
             if s is None
             else Term(TermKind.WALL, t + 1, N(s))
-            if stones[s] == enemy
-            else Term(TermKind.STONE, tiers[s], N(s))
-            for s in slots
+            if foe & BIT[s]
+            else Term(TermKind.STONE, bits.tier(s), N(s))
+            for s in SLOTS[c]
         )
         total = sum(x.value for x in terms)
         out.append(Weighing(CaptureKind.ECHO, N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
@@ -201,9 +204,6 @@ def weigh_echo_capture(stones: Sequence[str | None], tiers: Sequence[int], mover
 
 
 # -------------------------------------------------------------- apply ------
-
-
-_CAPTURE_KINDS = tuple(CaptureKind)  # iterating the enum class makes a generator each time
 
 
 def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None, *, events: bool = True) -> Outcome:
@@ -221,67 +221,65 @@ def after(pos: Position, turn: Turn) -> Position:
     return _play(pos, turn, False)[0]
 
 
+def _captured(weighings: list[Weighing]) -> list[Cell]:
+    return [board.parse_cell(w.cell) for w in weighings if w.captured]
+
+
 def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Event, ...], tuple[Weighing, ...]]:
-    """The one way a turn is applied: the position after it, the events when asked, the weighings."""
+    """The one way a turn is applied, on the board's masks: the position after it,
+    the events when asked, the weighings."""
     me = pos.to_move
     enemy = other(me)
     m, e = pos.player(me), pos.player(enemy)
-    stones = list(pos.stones)
-    tiers = list(pos.tiers)
-    locked = pos.locked  # a tuple: copied only by an Echo-Lock
+    bits = pos.bits
     p, shape, echo = turn
-    captured: dict[CaptureKind, list[Cell]] = {kind: [] for kind in _CAPTURE_KINDS}
     m_reserve, m_charges, m_lowers, m_raises = m.reserve, m.charges, m.lowers_left, m.raises
     m_placed, m_lock = m.placed, m.echo_lock_used
     cleared = m.cooldown
     first_place = None
+    move_captured: list[Cell] = []
 
     # Step 1: Project (a Place or a skip clears the mover's cooldown)
-    if isinstance(p, Place):
-        stones[p.cell] = me
+    if type(p) is Place:
+        bits = rules.placed(bits, me, p.cell)
         m_reserve -= 1
         if not m_placed:
             first_place = p.cell
         m_placed = True
-    elif isinstance(p, Move):
+    elif type(p) is Move:
         cleared = frozenset()
-        if stones[p.dst] == enemy:
-            captured[CaptureKind.MOVE].append(p.dst)
-        stones[p.src] = None
-        stones[p.dst] = me
+        if bits.stones(enemy) & BIT[p.dst]:
+            move_captured.append(p.dst)
+        bits = rules.moved(bits, me, p.src, p.dst)
     # Step 2: Shape
     if shape is not None:
+        t1, t2 = rules.shaped_by(bits.tier1, bits.tier2, shape)
+        bits = Bits(bits.a, bits.b, t1, t2, bits.locked)
         if shape.kind == RAISE:
-            tiers[shape.cell] += 1
             m_raises += 1
         else:
-            tiers[shape.cell] -= 1
             m_lowers -= 1
     # Step 3: Echo
     if echo is not None:
         m_charges -= 1
         if echo.kind == LOCK:
-            locked = locked[: echo.cell] + (True,) + locked[echo.cell + 1 :]
+            bits = bits._replace(locked=bits.locked | BIT[echo.cell])
             m_lock = True
-    # The capture checks: the normal one, then the Echo-Capture's.
-    weighings = weigh_encirclement(stones, tiers, me)
-    for w in weighings:
-        if w.captured:
-            c = board.parse_cell(w.cell)
-            captured[CaptureKind.ENCIRCLEMENT].append(c)
-    for c in captured[CaptureKind.ENCIRCLEMENT]:
-        stones[c] = None
+    # The capture checks: the normal one, then the Echo-Capture's, each on the board the one before left.
+    weighings = weigh_encirclement(bits, me)
+    encircled = _captured(weighings) if weighings else []
+    if encircled:
+        bits = _without(bits, enemy, encircled)
+    echoed: list[Cell] = []
     target_gone = False
     if echo is not None and echo.kind == CAPTURE:
-        target_gone = stones[echo.cell] != enemy
-        echo_weighings = weigh_echo_capture(stones, tiers, me, echo.cell)
-        for w in echo_weighings:
-            if w.captured:
-                captured[CaptureKind.ECHO].append(board.parse_cell(w.cell))
-        for c in captured[CaptureKind.ECHO]:
-            stones[c] = None
+        target_gone = not bits.stones(enemy) & BIT[echo.cell]
+        echo_weighings = weigh_echo_capture(bits, me, echo.cell)
+        echoed = _captured(echo_weighings)
+        if echoed:
+            bits = _without(bits, enemy, echoed)
         weighings += echo_weighings
-    all_captured = [c for kind in _CAPTURE_KINDS for c in captured[kind]]
+    all_captured = move_captured + encircled + echoed
 
     n = len(all_captured)
     new_m = PlayerState(m_reserve, m_charges, m_lowers, m.captures + n, m_raises, m_placed, m_lock, frozenset())
@@ -299,23 +297,18 @@ def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Even
             e.cooldown | frozenset(all_captured),
         )
     )
-    after = Position._made(
-        tuple(tiers),
-        tuple(stones),
-        locked,
-        enemy,
-        pos.half_moves + 1,
-        (new_m, new_e) if me == "A" else (new_e, new_m),
-    )
+    after = Position._made(bits, enemy, pos.half_moves + 1, (new_m, new_e) if me == "A" else (new_e, new_m))
+    if not events:
+        return after, (), tuple(weighings)
+    captured = {CaptureKind.MOVE: move_captured, CaptureKind.ENCIRCLEMENT: encircled, CaptureKind.ECHO: echoed}
+    cooldown = new_e.cooldown if all_captured else frozenset()
+    return after, _events(me, p, echo, captured, target_gone, cooldown, cleared, first_place), tuple(weighings)
 
-    told = (
-        _events(
-            me, p, echo, captured, target_gone, new_e.cooldown if all_captured else frozenset(), cleared, first_place
-        )
-        if events
-        else ()
-    )
-    return after, told, tuple(weighings)
+
+def _without(bits: Bits, who: str, captured: list[Cell]) -> Bits:
+    """The board with ``who``'s stones on ``captured`` taken off."""
+    gone = FULL & ~mask_of(captured)
+    return bits._replace(a=bits.a & gone) if who == "A" else bits._replace(b=bits.b & gone)
 
 
 def _events(

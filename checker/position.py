@@ -106,6 +106,31 @@ class Bits(NamedTuple):
         bit = 1 << c
         return 2 if self.tier2 & bit else 1 if self.tier1 & bit else 0
 
+    def tier_tuple(self) -> tuple[int, ...]:
+        """Each cell's tier, in board order."""
+        out = [0] * board.CELL_COUNT
+        for c in board.cells(self.tier1):
+            out[c] = 1
+        for c in board.cells(self.tier2):
+            out[c] = 2
+        return tuple(out)
+
+    def stone_tuple(self) -> tuple[str | None, ...]:
+        """Each cell's stone, in board order."""
+        out: list[str | None] = [None] * board.CELL_COUNT
+        for c in board.cells(self.a):
+            out[c] = "A"
+        for c in board.cells(self.b):
+            out[c] = "B"
+        return tuple(out)
+
+    def locked_tuple(self) -> tuple[bool, ...]:
+        """Whether each cell is locked, in board order."""
+        out = [False] * board.CELL_COUNT
+        for c in board.cells(self.locked):
+            out[c] = True
+        return tuple(out)
+
     @classmethod
     def of(cls, tiers: Iterable[int], stones: Iterable[str | None], locked: Iterable[bool]) -> Bits:
         a = b = t1 = t2 = lk = 0
@@ -131,12 +156,17 @@ class Position:
     ``tiers``, ``stones`` and ``locked`` are tuples indexed by cell (board
     order); a stone is ``'A'``, ``'B'`` or ``None``.  ``players`` maps
     ``'A'`` and ``'B'`` to their :class:`PlayerState`.
+
+    The board is held two ways, each made from the other when first asked:
+    the tuples (what a client gives, and what may break D-3) and the masks,
+    :attr:`bits` (what the rules decide on, and what a turn's position after
+    is made as).  The repetition key is made of the masks.
     """
 
     __slots__ = (
-        "tiers",
-        "stones",
-        "locked",
+        "_tiers",
+        "_stones",
+        "_locked",
         "to_move",
         "half_moves",
         "_players",
@@ -155,10 +185,10 @@ class Position:
         half_moves: int,
         players: Mapping[str, PlayerState],
     ) -> None:
-        self.tiers: tuple[int, ...] = tuple(tiers)
-        self.stones: tuple[str | None, ...] = tuple(stones)
-        self.locked: tuple[bool, ...] = tuple(map(bool, locked))
-        if not (len(self.tiers) == len(self.stones) == len(self.locked) == board.CELL_COUNT):
+        self._tiers: tuple[int, ...] | None = tuple(tiers)
+        self._stones: tuple[str | None, ...] | None = tuple(stones)
+        self._locked: tuple[bool, ...] | None = tuple(map(bool, locked))
+        if not (len(self._tiers) == len(self._stones) == len(self._locked) == board.CELL_COUNT):
             raise ValueError(f"a position has exactly {board.CELL_COUNT} cells")
         self.to_move = to_move
         self.half_moves = half_moves
@@ -171,22 +201,15 @@ class Position:
     # -- construction ----------------------------------------------------
 
     @classmethod
-    def _made(
-        cls,
-        tiers: tuple[int, ...],
-        stones: tuple[str | None, ...],
-        locked: tuple[bool, ...],
-        to_move: str,
-        half_moves: int,
-        players: tuple[PlayerState, PlayerState],
-    ) -> Position:
-        """A position from parts already in shape (tuples of the board's size,
-        ``locked`` of bools, the players as (A, B)): what :func:`checker.play.apply`
-        makes after every turn, without the checks of ``__init__``."""
+    def _made(cls, bits: Bits, to_move: str, half_moves: int, players: tuple[PlayerState, PlayerState]) -> Position:
+        """A position from the board as masks and the players as (A, B): what
+        :func:`checker.play.apply` makes after every turn, without the checks of
+        ``__init__`` (the tuples are made when first asked)."""
         self = object.__new__(cls)
-        self.tiers, self.stones, self.locked = tiers, stones, locked
+        self._tiers = self._stones = self._locked = None
         self.to_move, self.half_moves, self._players = to_move, half_moves, players
-        self._hash = self._key = self._problems = self._bits = None
+        self._hash = self._key = self._problems = None
+        self._bits = bits
         return self
 
     @classmethod
@@ -254,6 +277,30 @@ class Position:
         return b
 
     @property
+    def tiers(self) -> tuple[int, ...]:
+        """Each cell's tier, in board order."""
+        t = self._tiers
+        if t is None:
+            t = self._tiers = self.bits.tier_tuple()
+        return t
+
+    @property
+    def stones(self) -> tuple[str | None, ...]:
+        """Each cell's stone (``'A'``, ``'B'`` or ``None``), in board order."""
+        s = self._stones
+        if s is None:
+            s = self._stones = self.bits.stone_tuple()
+        return s
+
+    @property
+    def locked(self) -> tuple[bool, ...]:
+        """Whether each cell is locked, in board order."""
+        k = self._locked
+        if k is None:
+            k = self._locked = self.bits.locked_tuple()
+        return k
+
+    @property
     def mover(self) -> PlayerState:
         """The state of the player to move."""
         return self.player(self.to_move)
@@ -288,9 +335,7 @@ class Position:
         key = self._key
         if key is None:
             key = self._key = (
-                self.tiers,
-                self.stones,
-                self.locked,
+                self.bits,
                 self.to_move,
                 self._players[0].key(),
                 self._players[1].key(),

@@ -7,12 +7,13 @@ so each test states by hand which D-3 conditions hold.
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
 from checker import board
-from checker.position import PlayerState, Position, Problem
+from checker.position import Bits, PlayerState, Position, Problem
 
 D3_IDS = [
     "position.range",
@@ -629,3 +630,28 @@ def test_cooldown_only_with_a_stone_in_reserve():
     cells = {n: (0, "A", False) for n in ["a1", "a2", "a3", "a4", "b1"]}
     ok = base(cells=cells, A=BASE_A.replace(reserve=1, cooldown=frozenset({C("d4")})))
     assert ok.problems() == []
+
+
+# ------------------------------------------- the board held two ways ----
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_masks_and_the_tuples_say_the_same_along_a_game(seed):
+    """A position after a turn is made as masks and its tuples are made from them;
+    a position given as tuples makes its masks from them. Along seeded games (the
+    Echoes and captures preferred) the two views agree both ways, and so do
+    equality, hash and the repetition key."""
+    from checker.generate import legal_turns
+    from checker.play import apply
+
+    rng, pos = random.Random(seed), Position.start()
+    while turns := legal_turns(pos):
+        again = Position(pos.tiers, pos.stones, pos.locked, pos.to_move, pos.half_moves, pos.players)
+        assert again.bits == pos.bits == Bits.of(pos.tiers, pos.stones, pos.locked)
+        assert (again.tiers, again.stones, again.locked) == (pos.tiers, pos.stones, pos.locked)
+        assert again == pos and hash(again) == hash(pos) and again.key() == pos.key()
+        assert sum(pos.tiers) == pos.bits.tier1.bit_count() + 2 * pos.bits.tier2.bit_count()
+        assert (pos.stones.count("A"), pos.stones.count("B")) == (pos.bits.a.bit_count(), pos.bits.b.bit_count())
+        assert sum(pos.locked) == pos.bits.locked.bit_count()
+        echoes = [t for t in turns if t.echo is not None]
+        pos = apply(pos, rng.choice(echoes if echoes and rng.random() < 0.5 else turns)).position

@@ -254,9 +254,9 @@ def test_capture_facts_are_what_the_checker_weighs(fact):
     pos = _fact_position(fact)
     cell = board.parse_cell(fact.cell)
     if fact.check == "encirclement":
-        weighings = weigh_encirclement(pos.stones, pos.tiers, fact.mover)
+        weighings = weigh_encirclement(pos.bits, fact.mover)
     else:
-        weighings = weigh_echo_capture(pos.stones, pos.tiers, fact.mover, board.parse_cell(fact.target))
+        weighings = weigh_echo_capture(pos.bits, fact.mover, board.parse_cell(fact.target))
     mine = [w for w in weighings if w.cell == fact.cell]
     if fact.total is None:
         assert mine == [], "the stone is not weighed"
@@ -271,9 +271,9 @@ def test_capture_facts_are_what_the_checker_weighs(fact):
 def test_echo_fact_is_not_weighed_by_the_normal_check():
     (fact,) = [f for f in CAPTURE_FACTS if f.check == "echo"]
     pos = _fact_position(fact)
-    assert weigh_encirclement(pos.stones, pos.tiers, fact.mover) == []
+    assert weigh_encirclement(pos.bits, fact.mover) == []
     # d5 has an empty neighbour (d6): only d4 is weighed by the Echo-Capture check
-    assert [w.cell for w in weigh_echo_capture(pos.stones, pos.tiers, "A", board.parse_cell("d4"))] == ["d4"]
+    assert [w.cell for w in weigh_echo_capture(pos.bits, "A", board.parse_cell("d4"))] == ["d4"]
 
 
 def test_vector_format_is_the_files():
