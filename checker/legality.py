@@ -165,7 +165,7 @@ def _list(cells: Iterable[Cell], last: str = "and") -> str:
 class _Judge:
     """Judges one turn.  Holds the board as it stands after each step."""
 
-    def __init__(self, pos: Position, turn: Turn, history: list[Position] | None = None):
+    def __init__(self, pos: Position, turn: Turn, history: Sequence[Position] | None = None):
         self.pos = pos
         self.turn = turn
         self.history = history
@@ -778,7 +778,7 @@ class _Judge:
         return f"on {_list(cells, 'or')} ({why})" if cells else f"but no cell is locked ({why})"
 
 
-def _lock_in_history(history: list[Position] | None, pos: Position, who: str) -> Cell | None:
+def _lock_in_history(history: Sequence[Position] | None, pos: Position, who: str) -> Cell | None:
     """The cell ``who`` Echo-Locked, as the history shows it: the one cell that became locked between two
     consecutive positions (the history, then ``pos``) across which ``who``'s Echo-Lock became used, and is
     still locked; ``None`` when the history does not show it."""
@@ -883,7 +883,8 @@ def check(
         problems = position.problems()
         if problems:
             raise InconsistentPosition(problems)
-    history = list(history) if history is not None else None
+    if history is not None and not isinstance(history, Sequence):
+        history = list(history)
     judge = _Judge(position, turn, history)
     judge.game_over(ended)
     judge.project()

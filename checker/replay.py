@@ -50,14 +50,15 @@ def replay(turns: Sequence[Turn], start: Position | None = None, history: Iterab
     position), stopping at the first illegal turn."""
     if start is None:
         start = Position.start()
-        hist: list[Position] | None = list(history) if history is not None else []
+        hist: History | None = History(history or ())
     else:
-        hist = list(history) if history is not None else None
+        hist = History(history) if history is not None else None
     pos = start
     verdicts: list[Verdict] = []
     game = None
     for i, turn in enumerate(turns):
-        verdict = check(pos, turn, hist, ended=game)
+        # only the start can be inconsistent: a legal turn's position is consistent by construction
+        verdict = check(pos, turn, hist, assume_consistent=i > 0, ended=game)
         verdicts.append(verdict)
         if not verdict.legal:
             return Replay(
