@@ -22,13 +22,16 @@ content, and the same in words as text content):
 The request handling is :mod:`checker.service.pipeline`'s, so the answers
 and the errors are the service's: bad input is a tool error whose text
 names the field (``turn: ...``), never a traceback.  Resources: the rules
-reference (``hexodic://rules``, Markdown) and the conformance vectors
-(``hexodic://vectors``, JSON Lines).  One prompt, ``settle-a-dispute``.
+reference (``hexodic://rules``, Markdown) and the conformance vectors (an
+index at ``hexodic://vectors``, JSON Lines, and each vector at
+``hexodic://vectors/{id}``).  One prompt, ``settle-a-dispute``.
 
-Served over stdio (:func:`serve_stdio`) or streamable HTTP (:func:`serve_http`).
-The checker's work runs in a worker thread, so a client that goes away in
-the middle of a call leaves the server serving (HTTP) or ending cleanly
-when its stdin closes (stdio).
+Served over stdio (:func:`serve_stdio`) or streamable HTTP (:func:`serve_http`,
+stateless: every request stands alone, so no session outlives a client and
+any number of these servers can stand behind one address).  The checker's
+work runs in a worker thread, so a client that goes away in the middle of a
+call leaves the server serving (HTTP) or ending cleanly when its stdin
+closes (stdio).
 """
 
 from __future__ import annotations
@@ -434,6 +437,10 @@ def call(name: str, arguments: dict[str, Any] | None, base: str | None) -> Answe
 
 RULES_URI = "hexodic://rules"
 VECTORS_URI = "hexodic://vectors"
+VECTOR_TEMPLATE = "hexodic://vectors/{id}"
+# The index's fields of each vector; the whole vector is at VECTOR_TEMPLATE.  The whole file (1.5 MB) would
+# be one message larger than the SDK's HTTP client takes by default (1 MiB), and larger than an assistant's context.
+INDEX_KEYS = ("id", "description", "legal", "violations")
 
 
 def _resources() -> list[types.Resource]:
@@ -448,13 +455,39 @@ def _resources() -> list[types.Resource]:
         ),
         types.Resource(
             name="vectors",
-            title="Conformance vectors",
+            title="Conformance vectors (index)",
             uri=VECTORS_URI,
-            description="The conformance vectors (GET /v1/vectors): a header line, then one vector per line "
-            "{id, description, position, history, turn, legal, violations, after, game}.",
+            description="The conformance vectors' index (GET /v1/vectors): a header line, then one line per vector "
+            f"{{{', '.join(INDEX_KEYS)}}}; each whole vector (position, history, turn, answer) is at {VECTOR_TEMPLATE}.",
             mime_type="application/x-ndjson",
         ),
     ]
+
+
+def _templates() -> list[types.ResourceTemplate]:
+    return [
+        types.ResourceTemplate(
+            name="vector",
+            title="One conformance vector",
+            uri_template=VECTOR_TEMPLATE,
+            description="One conformance vector by its id (as the index at hexodic://vectors lists them): "
+            "{id, description, position, history, turn, legal, violations, after, game}, as in GET /v1/vectors.",
+            mime_type="application/json",
+        )
+    ]
+
+
+@functools.cache
+def _vectors() -> tuple[str, dict[str, str]]:
+    """The vectors' index (JSON Lines) and each vector's line by id, from the shipped file."""
+    head, *lines = resources.files("checker.data").joinpath(SHIPPED).read_text(encoding="utf-8").splitlines()
+    by_id = {}
+    index = [head]
+    for line in lines:
+        vector = json.loads(line)
+        by_id[vector["id"]] = line
+        index.append(json.dumps({key: vector[key] for key in INDEX_KEYS}, ensure_ascii=False))
+    return "\n".join(index) + "\n", by_id
 
 
 def read_resource(uri: str) -> tuple[str, str]:
@@ -462,8 +495,16 @@ def read_resource(uri: str) -> tuple[str, str]:
     if uri == RULES_URI:
         return markdown(), "text/markdown"
     if uri == VECTORS_URI:
-        return resources.files("checker.data").joinpath(SHIPPED).read_text(encoding="utf-8"), "application/x-ndjson"
-    raise ToolError(f"There is no resource {uri!r}; the resources are {RULES_URI} and {VECTORS_URI}.")
+        return _vectors()[0], "application/x-ndjson"
+    prefix = VECTOR_TEMPLATE.removesuffix("{id}")
+    if uri.startswith(prefix):
+        line = _vectors()[1].get(uri.removeprefix(prefix))
+        if line is None:
+            raise ToolError(f"uri: {uri!r} names no conformance vector; their ids are listed at {VECTORS_URI}.")
+        return line, "application/json"
+    raise ToolError(
+        f"uri: there is no resource {uri!r}; the resources are {RULES_URI}, {VECTORS_URI} and {VECTOR_TEMPLATE}."
+    )
 
 
 # --------------------------------------------------------------- prompts ----
@@ -538,6 +579,9 @@ def build_server(base: str | None = None) -> Server[Any]:
     async def list_resources(ctx: Any, params: Any) -> types.ListResourcesResult:
         return types.ListResourcesResult(resources=_resources())
 
+    async def list_templates(ctx: Any, params: Any) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=_templates())
+
     async def read(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         try:
             text, media = read_resource(str(params.uri))
@@ -570,6 +614,7 @@ def build_server(base: str | None = None) -> Server[Any]:
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
         on_read_resource=read,
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,
@@ -590,9 +635,11 @@ def serve_stdio(base: str | None = None) -> None:
 
 
 def serve_http(host: str, port: int, base: str | None = None) -> None:
-    """Serve streamable HTTP at ``http://host:port/mcp`` until interrupted.  The
-    socket is bound first (:class:`OSError` when it cannot be), so the line
-    saying where the server listens is true, and port 0 names the port chosen."""
+    """Serve streamable HTTP at ``http://host:port/mcp`` until SIGTERM or SIGINT,
+    then return (exit status 0, as gunicorn's).  The socket is bound first
+    (:class:`OSError` when it cannot be), so the line saying where the server
+    listens is true, and port 0 names the port chosen."""
+    import signal
     import socket
 
     import uvicorn
@@ -600,9 +647,19 @@ def serve_http(host: str, port: int, base: str | None = None) -> None:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.create_server((host, port), family=family)
     port = sock.getsockname()[1]
-    app = build_server(base).streamable_http_app(host=host)
+    app = build_server(base).streamable_http_app(host=host, stateless_http=True)
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     where = f"[{host}]" if ":" in host else host
     sys.stderr.write(f"hexodic-check mcp: serving MCP over streamable HTTP at http://{where}:{port}/mcp\n")
     sys.stderr.flush()
-    uvicorn.Server(config).run(sockets=[sock])
+    server = uvicorn.Server(config)
+
+    def stop(signum: int, frame: Any) -> None:
+        # Ours until uvicorn's own handlers take over, and again once they are put back: uvicorn raises the
+        # signal it stopped for again then, which would end the process by that signal after a clean stop.
+        if not server.should_exit:
+            server.handle_exit(signum, frame)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, stop)
+    server.run(sockets=[sock])
