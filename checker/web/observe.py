@@ -40,11 +40,12 @@ import orjson
 from flask import Flask, Response, g, has_request_context, request
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.exposition import choose_encoder
+from prometheus_client.multiprocess import MultiProcessCollector
 
 from checker.service import pipeline
 from checker.service.problems import PROBLEM_TYPE
 from checker.version import PACKAGE_VERSION, RULES_VERSION
-from checker.web import settings
+from checker.web import serving, settings
 from checker.web.serving import REQUEST_LOG
 
 REQUEST_ID = "X-Request-ID"
@@ -255,13 +256,22 @@ def init_app(app: Flask) -> None:
     app.after_request_funcs.setdefault(None, []).insert(0, _finish)
 
 
+class _LockedCollector(MultiProcessCollector):
+    """prometheus_client's multiprocess collector, reading every file under the
+    metrics directory's shared lock: the master folds a dead worker's files
+    into the kept totals under the exclusive one
+    (:func:`checker.web.serving.child_exit`), so a scrape counts them once."""
+
+    def collect(self):
+        with serving.metrics_lock(self._path, exclusive=False):
+            return list(super().collect())
+
+
 def _registry() -> CollectorRegistry:
     if MULTIPROCESS_DIR is None:
         return REGISTRY
-    from prometheus_client import multiprocess
-
     registry = CollectorRegistry()
-    multiprocess.MultiProcessCollector(registry, path=MULTIPROCESS_DIR)
+    _LockedCollector(registry, path=MULTIPROCESS_DIR)
     return registry
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import fcntl
 import gc
 import logging
 import math
@@ -23,7 +24,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import MutableMapping
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 
 from checker.web import settings
@@ -161,13 +162,61 @@ def child_exit(server, worker) -> None:
     prometheus_client the worker is gone, so its live gauges stop counting,
     and fold its counters and histograms into the kept totals
     (:func:`fold_dead_worker`), so the directory stays at one generation of
-    workers however many come and go."""
+    workers however many come and go.
+
+    With ``server`` (gunicorn's arbiter), the files of any other process that
+    is gone and is no worker of it are folded too (:func:`gone_writers`): a
+    worker gunicorn forgot without this hook (its ``kill_worker`` drops one it
+    finds gone without calling it) leaves nothing behind either.  All of it
+    under the directory's lock (:func:`metrics_lock`), so a scrape sees each
+    count once, never twice or not at all."""
     from prometheus_client import multiprocess
 
-    multiprocess.mark_process_dead(worker.pid)
     directory = settings.metrics_dir()
-    if directory is not None:
-        fold_dead_worker(Path(directory), worker.pid)
+    if directory is None:
+        multiprocess.mark_process_dead(worker.pid)
+        return
+    with metrics_lock(directory, exclusive=True):
+        gone = {worker.pid}
+        if server is not None:
+            gone |= gone_writers(Path(directory), set(server.WORKERS) | {os.getpid()})
+        for pid in sorted(gone):
+            multiprocess.mark_process_dead(pid, directory)
+            fold_dead_worker(Path(directory), pid)
+
+
+@contextlib.contextmanager
+def metrics_lock(directory: str | Path, exclusive: bool) -> Iterator[None]:
+    """The metrics directory's lock (``flock`` on the directory itself, so no
+    file is added): exclusive while the master folds a dead worker's files,
+    shared while a worker reads them all for ``/metrics``
+    (:mod:`checker.web.observe`).  Without it a scrape between the fold's two
+    steps counts the dead worker twice, or fails on a file removed after it
+    listed it."""
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(fd)  # and with it the lock
+
+
+def gone_writers(directory: Path, live: set[int]) -> set[int]:
+    """The pids of the metric files in ``directory`` (``<kind>_<pid>.db``,
+    ``gauge_<mode>_<pid>.db``) that are not in ``live`` and whose process no
+    longer exists."""
+    gone = set()
+    for path in directory.glob("*.db"):
+        pid = path.stem.rpartition("_")[2]
+        if not pid.isdigit() or int(pid) in live:
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            gone.add(int(pid))
+        except (PermissionError, OverflowError):
+            pass  # alive (another user's), or no pid at all: not ours to fold
+    return gone
 
 
 KEPT = "kept"
