@@ -6,6 +6,11 @@ The core (``pip install hexodic-checker``) is the rules engine and the
 ``hexodic-checker[audit]`` adds the archive audit; ``hexodic-checker[mcp]``
 the MCP server (``hexodic-check mcp``).  ``make install`` installs them all.
 
+The server and the MCP server both make links with ``HEXODIC_PUBLIC_URL``; what
+it may be is decided here (:func:`public_origin`), where both can import it:
+:mod:`checker.web.settings` and :mod:`checker.tools.mcp_server` each read the
+variable and call it.
+
 >>> missing("server")
 []
 >>> str(MissingExtra("audit", ["dask"]))
@@ -14,6 +19,7 @@ the MCP server (``hexodic-check mcp``).  ``make install`` installs them all.
 
 from __future__ import annotations
 
+import re
 from importlib.util import find_spec
 
 PACKAGE = "hexodic-checker"
@@ -47,3 +53,30 @@ def require(extra: str) -> None:
     absent = missing(extra)
     if absent:
         raise MissingExtra(extra, absent)
+
+
+_ORIGIN = re.compile(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?")
+
+
+def public_origin(raw: str) -> str | None:
+    """``HEXODIC_PUBLIC_URL``'s value as an origin (one trailing slash
+    dropped), or None when it is empty; :class:`ValueError`, one line naming
+    the variable, when it is not an origin.
+
+    >>> public_origin(" https://check.hexodic.example/ "), public_origin("")
+    ('https://check.hexodic.example', None)
+    >>> public_origin("https://x.org/path")
+    Traceback (most recent call last):
+    ...
+    ValueError: HEXODIC_PUBLIC_URL='https://x.org/path' is not allowed: an origin such as https://check.hexodic.example (scheme, host, optional port; no path)
+    """
+    text = raw.strip()
+    if not text:
+        return None
+    origin = text.removesuffix("/")
+    if not _ORIGIN.fullmatch(origin):
+        raise ValueError(
+            f"HEXODIC_PUBLIC_URL={raw!r} is not allowed: an origin such as https://check.hexodic.example "
+            "(scheme, host, optional port; no path)"
+        )
+    return origin

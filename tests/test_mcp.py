@@ -33,7 +33,7 @@ from mcp.shared.exceptions import MCPError
 from checker.catalogue import ENTRIES
 from checker.reference import RICH_HPN
 from checker.tools import mcp_server
-from checker.web import create_app
+from checker.web import create_app, settings
 from checker.web.pages import absolute
 from tests.helpers import START_HPN
 
@@ -410,7 +410,25 @@ def test_a_port_in_use_is_one_line(http_server, tmp_path):
     assert line.startswith(f"hexodic-check: error: --http: cannot listen on 127.0.0.1:{port}")
 
 
-def test_the_public_url_is_read_as_the_service_reads_it():
-    assert mcp_server.public_url({"HEXODIC_PUBLIC_URL": " https://a.example:8443/ "}) == "https://a.example:8443"
-    with pytest.raises(ValueError, match="HEXODIC_PUBLIC_URL"):
-        mcp_server.public_url({"HEXODIC_PUBLIC_URL": "ftp://a.example"})
+@pytest.mark.parametrize(
+    "raw, origin",
+    [
+        (" https://a.example:8443/ ", "https://a.example:8443"),
+        ("", None),
+        ("ftp://a.example", "refused: HEXODIC_PUBLIC_URL='ftp://a.example' is not allowed: an origin such as"),
+        ("https://x.org/p", "refused: HEXODIC_PUBLIC_URL='https://x.org/p' is not allowed: an origin such as"),
+    ],
+)
+def test_the_public_url_is_read_as_the_service_reads_it(raw, origin):
+    """The same origin, or the same one-line refusal, as the service's settings."""
+    env = {"HEXODIC_PUBLIC_URL": raw}
+
+    def read(how, error):
+        try:
+            return how(env)
+        except error as exc:
+            return f"refused: {exc}"
+
+    ours = read(mcp_server.public_url, ValueError)
+    assert ours == read(lambda e: settings.from_env(e)["PUBLIC_URL"], settings.SettingError)
+    assert ours == origin or (ours.startswith(origin) and "\n" not in ours)

@@ -57,6 +57,7 @@ from mcp.shared.exceptions import MCPError
 
 from checker.catalogue import ENTRIES, REFERENCE_PATH, Kind, RuleEntry
 from checker.drawing import draw
+from checker.extras import public_origin
 from checker.legality import check
 from checker.notation import position_to_hpn, turn_to_htn
 from checker.reference import markdown, plain_entry
@@ -96,28 +97,18 @@ class ToolError(Exception):
 
 # ----------------------------------------------------------- public links ----
 
-_ORIGIN = re.compile(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?")
-
 
 def public_url(env: dict[str, str] | None = None) -> str | None:
-    """``HEXODIC_PUBLIC_URL`` (an origin, as the service reads it), or None
-    when unset; :class:`ValueError` naming it when it is not an origin.
+    """``HEXODIC_PUBLIC_URL`` (an origin, as the service reads it:
+    :func:`checker.extras.public_origin`), or None when unset; :class:`ValueError`
+    naming it when it is not an origin.
 
     >>> public_url({"HEXODIC_PUBLIC_URL": "https://check.hexodic.example/"})
     'https://check.hexodic.example'
     >>> public_url({}) is None
     True
     """
-    raw = (os.environ if env is None else env).get("HEXODIC_PUBLIC_URL", "").strip()
-    if not raw:
-        return None
-    origin = raw.removesuffix("/")
-    if not _ORIGIN.fullmatch(origin):
-        raise ValueError(
-            f"HEXODIC_PUBLIC_URL={raw!r} is not allowed: an origin such as https://check.hexodic.example "
-            "(scheme, host, optional port; no path)"
-        )
-    return origin
+    return public_origin((os.environ if env is None else env).get("HEXODIC_PUBLIC_URL", ""))
 
 
 def link(path: str, query: dict[str, str] | None = None, base: str | None = None) -> str:

@@ -5,7 +5,9 @@ line names the variable, the value and what is allowed (gunicorn.conf.py
 prints it and exits 2).  :func:`server` holds gunicorn's settings,
 :func:`from_env` the app's, :func:`metrics_dir` prometheus_client's.
 
-May import: the standard library only (gunicorn.conf.py reads it before the app).
+May import: the standard library and :mod:`checker.extras` (itself the standard
+library only; it judges ``HEXODIC_PUBLIC_URL`` for the MCP server too), as
+gunicorn.conf.py reads this module before the app.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, MutableMapping
+
+from checker.extras import public_origin
 
 DEFAULT_MAX_BODY = 256 * 1024
 DEFAULT_BODY_TIMEOUT = 5  # seconds for a whole request body to arrive
@@ -105,11 +109,9 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
     }
 
 
-_PUBLIC = re.compile(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?")
-
-
 def _public_url(raw: str) -> str | None:
-    """``HEXODIC_PUBLIC_URL``: an origin, or None when unset.
+    """``HEXODIC_PUBLIC_URL``: an origin, or None when unset (judged by
+    :func:`checker.extras.public_origin`, which the MCP server calls too).
 
     >>> _public_url("https://check.hexodic.example/")
     'https://check.hexodic.example'
@@ -118,16 +120,10 @@ def _public_url(raw: str) -> str | None:
     ...
     checker.web.settings.SettingError: HEXODIC_PUBLIC_URL='https://x.org/path' is not allowed: an origin such as https://check.hexodic.example (scheme, host, optional port; no path)
     """
-    text = raw.strip()
-    if not text:
-        return None
-    origin = text[:-1] if text.endswith("/") else text
-    if not _PUBLIC.fullmatch(origin):
-        raise SettingError(
-            f"HEXODIC_PUBLIC_URL={raw!r} is not allowed: an origin such as https://check.hexodic.example "
-            "(scheme, host, optional port; no path)"
-        )
-    return origin
+    try:
+        return public_origin(raw)
+    except ValueError as exc:
+        raise SettingError(str(exc)) from None
 
 
 def forwarded_allow_ips(env: Mapping[str, str] | None = None) -> str:
