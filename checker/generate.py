@@ -36,7 +36,9 @@ from checker.turn import CAPTURE, CAPTURES, LOCKS, LOWER, LOWERS, RAISE, RAISES,
 
 __all__ = ["after_project", "shapes_of", "legal_turns", "count_turns", "turn_is_legal"]
 
-# Every turn legal_turns returns holds the interned parts of checker.turn.
+# Every turn legal_turns returns holds the interned parts of checker.turn, and is made by tuple's own
+# constructor (the fields given in order), without NamedTuple's Python-level __new__: a list has hundreds.
+_new = tuple.__new__
 
 
 def after_project(bits: Bits, me: str, p: Project) -> tuple[Bits, Cell | None]:
@@ -90,6 +92,10 @@ def _branches(
 
 def shapes_of(raises: int, lowers: int) -> list[Shape]:
     """The Shapes on the raise and lower cells, in the documented order."""
+    if not lowers:
+        return [RAISES[c] for c in cells(raises)]
+    if not raises:
+        return [LOWERS[c] for c in cells(lowers)]
     out = []
     for c in cells(raises | lowers):
         bit = BIT[c]
@@ -117,16 +123,16 @@ def legal_turns(pos: Position, project: Project | None = None, shape: Shape | No
         if shape is not None:
             shapes = [s for s in shapes if s == shape]
         if not (capture or lock):
-            out += [Turn(p, s, None) for s in shapes]
+            out += [_new(Turn, (p, s, None)) for s in shapes]
             continue
         targets = capture | lock
         unshaped = _echo_targets(after, None, capture, lock)
         for s in shapes:
-            out.append(Turn(p, s, None))
+            out.append(_new(Turn, (p, s, None)))
             # a Shape changes its own cell's tier alone: off the targets, the Echoes are the unshaped ones
             caps, locks = _echo_targets(after, s, capture, lock) if s and BIT[s.cell] & targets else unshaped
-            out += [Turn(p, s, CAPTURES[c]) for c in cells(caps)]
-            out += [Turn(p, s, LOCKS[c]) for c in cells(locks)]
+            out += [_new(Turn, (p, s, CAPTURES[c])) for c in cells(caps)]
+            out += [_new(Turn, (p, s, LOCKS[c])) for c in cells(locks)]
     return out
 
 
