@@ -12,6 +12,7 @@ per transport for the module; each answer is asked once.
 from __future__ import annotations
 
 import base64
+import importlib.util
 import json
 import os
 import re
@@ -42,6 +43,13 @@ COMMAND = str(Path(sys.executable).with_name("hexodic-check"))
 PUBLIC = "https://check.hexodic.example"
 TOOLS = ["check_turn", "legal_turns", "replay_game", "validate_position", "explain_rule", "draw_position", "permalink"]
 AFTER_C3 = "0000/00000/000A000/0001000/000000/00000/0000 B 6:3:6:0:1:P:- 7:3:6:0:0:-:- 1"
+
+
+AGENTS = ROOT / "docs" / "agents.md"
+_spec = importlib.util.spec_from_file_location("agents_transcript", ROOT / "docs" / "agents_transcript.py")
+assert _spec is not None and _spec.loader is not None
+TRANSCRIPT = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(TRANSCRIPT)
 
 
 class Client:
@@ -432,3 +440,36 @@ def test_the_public_url_is_read_as_the_service_reads_it(raw, origin):
     ours = read(mcp_server.public_url, ValueError)
     assert ours == read(lambda e: settings.from_env(e)["PUBLIC_URL"], settings.SettingError)
     assert ours == origin or (ours.startswith(origin) and "\n" not in ours)
+
+
+# ------------------------------------------------------- docs/agents.md ----
+
+
+def test_the_agents_page_transcript_is_what_the_server_answers(http):
+    """docs/agents.md's transcript, asked again of the HTTP server (HEXODIC_PUBLIC_URL set, as the script has it)."""
+    assert TRANSCRIPT.PUBLIC == PUBLIC
+    shown = TRANSCRIPT.block(AGENTS.read_text(encoding="utf-8"))
+    assert shown == http.portal.call(TRANSCRIPT.transcript, http.session)
+    listed = re.findall(r"^  ([a-z_]+): ", shown.split("\n\n", 1)[0], re.M)
+    assert listed == [tool.name for tool in http.list_tools().tools] == TOOLS
+    assert "✗ project.skip (Step 1/2: Place): " in shown and "→ tools/call explain_rule" in shown
+
+
+def test_the_agents_page_configurations_tools_and_errors_are_the_servers():
+    page = AGENTS.read_text(encoding="utf-8")
+    stdio, http = (json.loads(b)["mcpServers"]["hexodic"] for b in re.findall(r"```json\n(.*?)```", page, re.S))
+    assert stdio["command"] == "hexodic-check" and stdio["args"] == ["mcp"]
+    assert http == {"type": "http", "url": "http://127.0.0.1:8765/mcp"}
+    assert (
+        "hexodic-check mcp --http 127.0.0.1:8765\n# hexodic-check mcp: serving MCP over streamable HTTP at "
+        + http["url"]
+        in page
+    )
+    table = page.split("## The tools", 1)[1].split("\n## ", 1)[0]
+    assert re.findall(r"^\| `([a-z_]+)` \| ", table, re.M) == TOOLS
+    errors = re.findall(r"^\| `([a-z_]+)` \| `(\{.*\})` \| `(.+)` \|$", page, re.M)
+    assert len(errors) == 5
+    for tool, arguments, says in errors:
+        with pytest.raises(mcp_server.ToolError) as caught:
+            mcp_server.call(tool, json.loads(arguments.replace("START", json.dumps(START_HPN))), None)
+        assert str(caught.value) == says
