@@ -16,6 +16,7 @@ from checker import board
 from checker.catalogue import RULE_IDS
 from checker.ending import EndReason
 from checker.notation import NotationError
+from schemas.quick import REFUSED, quick
 
 NAMED_ENUMS: dict[str, tuple[str, ...]] = {
     "PlayerId": ("A", "B"),
@@ -71,6 +72,10 @@ class CellField(fields.Field):
         except board.CellError as exc:
             raise ValidationError(f"{value} is not a cell (a1 … g7).") from exc
 
+    def quick(self, value):
+        """:mod:`schemas.quick`: a cell name in one of :data:`CELL_INDEX`'s spellings, or REFUSED."""
+        return CELL_INDEX.get(value, REFUSED) if type(value) is str else REFUSED
+
     def dump_value(self, value):
         """The JSON form of one value (the compiled dumpers call it)."""
         return None if value is None else board.name(value)
@@ -100,6 +105,13 @@ class CellListField(fields.Field):
             raise ValidationError(f"Expected a list of at most {board.CELL_COUNT} distinct cell names.")
         return distinct_cells(value)
 
+    def quick(self, value):
+        """:mod:`schemas.quick`: distinct names in :data:`CELL_INDEX`'s spellings, or REFUSED."""
+        if type(value) is not list or len(value) > board.CELL_COUNT:
+            return REFUSED
+        found = frozenset(CELL_INDEX.get(n) if type(n) is str else None for n in value)
+        return REFUSED if None in found or len(found) != len(value) else found
+
     def dump_value(self, value):
         """The JSON form of one value (the compiled dumpers call it)."""
         return board.names(value or ())
@@ -113,11 +125,25 @@ class TextOrObject(fields.Field):
     by ``schema``).  Subclasses name the notation and the text's limit."""
 
     parse: Any = None  # text -> value; raises NotationError
-    fast: Any = None  # object -> value, or None to let the schema judge (optional)
     schema: Any = None  # the Schema class for the object form
     notation = ""  # "HPN" or "HTN", for messages
     text_kind = ""  # "an HPN string", "an HTN Project token", ...
     max_length = 0
+    quick_objects = True  # an object loaded by :func:`schemas.quick.quick` when it can (tests switch it off)
+
+    def quick(self, value):
+        """:mod:`schemas.quick`: the text parsed, or the object loaded by the schema's quick function;
+        REFUSED for anything the field would refuse or word."""
+        if type(value) is str:
+            if len(value) > self.max_length:
+                return REFUSED
+            try:
+                return type(self).parse(value)
+            except NotationError:
+                return REFUSED
+        if type(value) is dict:
+            return quick(type(self).schema, REFUSED)(value)
+        return REFUSED
 
     @classmethod
     def _object_schema(cls):
@@ -137,10 +163,10 @@ class TextOrObject(fields.Field):
             except NotationError as exc:
                 raise ValidationError(f"{self.notation}: {exc.message}") from exc
         if isinstance(value, dict):
-            if self.fast is not None:
-                quick = type(self).fast(value)
-                if quick is not None:
-                    return quick
+            if self.quick_objects:
+                loaded = quick(type(self).schema)(value)
+                if loaded is not None:
+                    return loaded
             return self._object_schema().load(value)
         raise ValidationError(f"Expected a JSON object or {self.text_kind}.")
 

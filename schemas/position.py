@@ -88,9 +88,10 @@ class PositionObjectSchema(Schema):
         if len(data.get("cells", {})) > board.CELL_COUNT:
             raise ValidationError(f"At most {board.CELL_COUNT} cells.", "cells")
         for name in data.get("cells", {}):
-            if not board.is_cell_name(name):
+            c = CELL_INDEX.get(name)  # the usual spellings, else the board's own reading
+            if c is None and not board.is_cell_name(name):
                 raise ValidationError(f"{name} is not a cell (a1 … g7).", "cells")
-            c = board.parse_cell(name)
+            c = board.parse_cell(name) if c is None else c
             if c in seen:
                 raise ValidationError(f"{board.name(c)} is listed twice.", "cells")
             seen.add(c)
@@ -101,7 +102,8 @@ class PositionObjectSchema(Schema):
         stones: list[str | None] = [None] * board.CELL_COUNT
         locked = [False] * board.CELL_COUNT
         for name, cell in data["cells"].items():
-            c = board.parse_cell(name)
+            c = CELL_INDEX.get(name)
+            c = board.parse_cell(name) if c is None else c
             tiers[c], stones[c], locked[c] = cell["tier"], cell["stone"], cell["locked"]
         return Position(
             tiers,
@@ -111,72 +113,6 @@ class PositionObjectSchema(Schema):
             data["half_moves"],
             {"A": data["players"]["A"], "B": data["players"]["B"]},
         )
-
-
-_PLAYER_INTS = ("reserve", "charges", "lowers_left", "captures", "raises")
-_PLAYER_KEYS = frozenset(_PLAYER_INTS + ("placed", "echo_lock_used", "cooldown"))
-_PLAYER_REQUIRED = _PLAYER_KEYS - {"cooldown"}
-_POSITION_KEYS = frozenset(("to_move", "half_moves", "cells", "players"))
-_CELL_KEYS = frozenset(("tier", "stone", "locked"))
-
-
-def _fast_player(p) -> PlayerState | None:
-    if type(p) is not dict or not _PLAYER_REQUIRED <= p.keys() or not p.keys() <= _PLAYER_KEYS:
-        return None
-    if any(type(p[k]) is not int for k in _PLAYER_INTS):
-        return None
-    if type(p["placed"]) is not bool or type(p["echo_lock_used"]) is not bool:
-        return None
-    names = p.get("cooldown", ())
-    if type(names) not in (list, tuple) or len(names) > board.CELL_COUNT:
-        return None
-    found = frozenset(CELL_INDEX.get(n) if type(n) is str else None for n in names)
-    if None in found or len(found) != len(names):
-        return None
-    cooldown = frozenset(c for c in found if c is not None)
-    return PlayerState(
-        p["reserve"],
-        p["charges"],
-        p["lowers_left"],
-        p["captures"],
-        p["raises"],
-        p["placed"],
-        p["echo_lock_used"],
-        cooldown,
-    )
-
-
-def fast_position(value) -> Position | None:
-    """The position of a plainly well-formed JSON object, without marshmallow's
-    per-field machinery; ``None`` whenever anything is unusual (unknown keys,
-    other types, a cell named twice (``c3`` and ``C3``), …), and then the declarative
-    :class:`PositionObjectSchema` judges and words the errors.  Accepts only
-    what the schema accepts, with the same result (tests/schemas/test_position.py)."""
-    if type(value) is not dict or not value.keys() <= _POSITION_KEYS:
-        return None
-    to_move, half_moves, players = value.get("to_move"), value.get("half_moves"), value.get("players")
-    if to_move not in ("A", "B") or type(half_moves) is not int or type(players) is not dict:
-        return None
-    cells = value.get("cells", {})
-    if type(cells) is not dict or len(cells) > board.CELL_COUNT or players.keys() != {"A", "B"}:
-        return None
-    tiers = [0] * board.CELL_COUNT
-    stones: list[str | None] = [None] * board.CELL_COUNT
-    locked = [False] * board.CELL_COUNT
-    for name, cell in cells.items():
-        c = CELL_INDEX.get(name)
-        if c is None or type(cell) is not dict or not cell.keys() <= _CELL_KEYS:
-            return None
-        tier, stone, lock = cell.get("tier", 0), cell.get("stone"), cell.get("locked", False)
-        if type(tier) is not int or stone not in (None, "A", "B") or type(lock) is not bool:
-            return None
-        tiers[c], stones[c], locked[c] = tier, stone, lock
-    if len(cells) > 1 and len({CELL_INDEX[name] for name in cells}) != len(cells):
-        return None  # a cell named twice, in two cases: the schema words it
-    a, b = _fast_player(players["A"]), _fast_player(players["B"])
-    if a is None or b is None:
-        return None
-    return Position(tiers, stones, locked, to_move, half_moves, {"A": a, "B": b})
 
 
 HPN_CACHE_SIZE = 2048
@@ -196,7 +132,6 @@ def cached_hpn(text: str) -> Position:
 class PositionField(TextOrObject):
     """A position: the JSON object of the rules reference §11 or an HPN string."""
 
-    fast = staticmethod(fast_position)
     parse = staticmethod(cached_hpn)
     schema = PositionObjectSchema
     notation = "HPN"

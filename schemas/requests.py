@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from checker.notation import NotationError, parse_htn
 from checker.position import MAX_HALF_MOVES
-from schemas.fields import MAX_HPN_LENGTH, MAX_HTN_LENGTH, CellListField
-from schemas.position import PositionField, cached_hpn, fast_position
-from schemas.turn import ProjectFilterField, ShapeFilterField, TurnField, TurnForm, TurnsField, fast_turn
+from schemas.fields import CellListField
+from schemas.position import PositionField
+from schemas.quick import quick
+from schemas.turn import ProjectFilterField, ShapeFilterField, TurnField, TurnForm, TurnsField
 
 MAX_HISTORY = MAX_HALF_MOVES  # a game has no more earlier positions than half-moves
 MAX_BATCH = 1000
@@ -35,54 +35,6 @@ def _history():
     )
 
 
-_MISSING = object()
-
-
-def _quick_position(value):
-    """A position from HPN text or a plain JSON object, or None to let the schema judge."""
-    if type(value) is str:
-        if len(value) > MAX_HPN_LENGTH:
-            return None
-        try:
-            return cached_hpn(value)
-        except NotationError:
-            return None
-    return fast_position(value)
-
-
-def quick_check_request(data) -> dict | None:
-    """The well-formed check request without marshmallow's machinery (HPN or
-    plain JSON positions, an HTN turn or a plain JSON turn, cell names in
-    either case); None for anything else, which
-    :class:`CheckRequestSchema` then loads and words the errors of.  Same result
-    as the schema (tests/schemas/test_position.py)."""
-    if type(data) is not dict or not data.keys() <= {"position", "turn", "history"}:
-        return None
-    turn = data.get("turn", _MISSING)
-    if type(turn) is dict:
-        turn = fast_turn(turn)
-        if turn is None:
-            return None
-    elif type(turn) is not str or len(turn) > MAX_HTN_LENGTH:
-        return None
-    position = _quick_position(data.get("position"))
-    if position is None:
-        return None
-    history = data.get("history")
-    if history is not None:
-        if type(history) is not list or len(history) > MAX_HISTORY:
-            return None
-        history = [_quick_position(h) for h in history]
-        if None in history:
-            return None
-    if type(turn) is str:
-        try:
-            turn = parse_htn(turn)
-        except NotationError:
-            return None
-    return {"position": position, "turn": turn, "history": history}
-
-
 class CheckRequestSchema(Schema):
     """``POST /v1/check``: a position, a turn and optionally the history."""
 
@@ -92,13 +44,14 @@ class CheckRequestSchema(Schema):
 
 
 _CHECK_REQUEST = CheckRequestSchema()
+_QUICK_CHECK_REQUEST = quick(CheckRequestSchema)
 
 
 def load_check_request(data) -> dict:
-    """A check request loaded: by :func:`quick_check_request` when it can, else
-    by :class:`CheckRequestSchema` (which raises ``ValidationError``)."""
-    quick = quick_check_request(data)
-    return quick if quick is not None else _CHECK_REQUEST.load(data)
+    """A check request loaded: by the schema's quick function (:mod:`schemas.quick`) when it can,
+    else by :class:`CheckRequestSchema` itself (which raises ``ValidationError``)."""
+    loaded = _QUICK_CHECK_REQUEST(data)
+    return loaded if loaded is not None else _CHECK_REQUEST.load(data)
 
 
 class LegalTurnsRequestSchema(Schema):

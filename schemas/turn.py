@@ -18,8 +18,8 @@ from checker import board
 from checker.notation import NotationError, parse_htn, parse_project, parse_shape
 from checker.position import MAX_HALF_MOVES
 from checker.scoresheet import parse_score_sheet
-from checker.turn import Echo, EchoKind, Move, Place, Project, Shape, ShapeKind, Skip, Turn
-from schemas.fields import CELL_INDEX, MAX_HTN_LENGTH, CellField, TextOrObject
+from checker.turn import Echo, Move, Place, Shape, Skip, Turn
+from schemas.fields import MAX_HTN_LENGTH, CellField, TextOrObject
 
 _CELL_DOC = {"type": "string", "example": "c3", "description": "A cell name, a1 … g7."}
 
@@ -29,7 +29,6 @@ PROJECT_KEYS = {
     "skip": ("kind",),
 }
 """The keys of a JSON Project of each kind, all required, no other."""
-_PROJECT_KEY_SETS = {kind: frozenset(keys) for kind, keys in PROJECT_KEYS.items()}
 
 
 class ProjectSchema(Schema):
@@ -98,65 +97,9 @@ class TurnObjectSchema(Schema):
         return Turn(data["project"], data["shape"], data["echo"])
 
 
-_STEP_KEYS = frozenset(("kind", "cell"))
-_TURN_KEYS = frozenset(("project", "shape", "echo"))
-_SHAPE_KINDS = {"raise": ShapeKind.RAISE, "lower": ShapeKind.LOWER}
-_ECHO_KINDS = {"capture": EchoKind.CAPTURE, "lock": EchoKind.LOCK}
-
-
-def _fast_step(value, kinds: dict, make):
-    """A plainly well-formed Shape or Echo object, ``None`` for null, ``False`` for anything else."""
-    if value is None:
-        return None
-    if type(value) is not dict or value.keys() != _STEP_KEYS:
-        return False
-    kind, cell = kinds.get(value["kind"]) if type(value["kind"]) is str else None, value["cell"]
-    c = CELL_INDEX.get(cell) if type(cell) is str else None
-    return False if kind is None or c is None else make(kind, c)
-
-
-def fast_turn(value) -> Turn | None:
-    """The turn of a plainly well-formed JSON turn object, without
-    marshmallow's per-field machinery; ``None`` whenever anything is unusual
-    (unknown or missing keys, other types, a kind or cell that is not one),
-    and then :class:`TurnObjectSchema` judges and words the errors.  Accepts
-    only what the schema accepts, with the same result
-    (tests/schemas/test_position.py)."""
-    if type(value) is not dict or not value.keys() <= _TURN_KEYS:
-        return None
-    p = value.get("project")
-    if type(p) is not dict:
-        return None
-    kind = p.get("kind")
-    if type(kind) is not str or _PROJECT_KEY_SETS.get(kind) != p.keys():
-        return None
-    project: Project
-    if kind == "place":
-        cell = p["cell"]
-        c = CELL_INDEX.get(cell) if type(cell) is str else None
-        if c is None:
-            return None
-        project = Place(c)
-    elif kind == "move":
-        src, dst = p["from"], p["to"]
-        a = CELL_INDEX.get(src) if type(src) is str else None
-        b = CELL_INDEX.get(dst) if type(dst) is str else None
-        if a is None or b is None:
-            return None
-        project = Move(a, b)
-    else:
-        project = Skip()
-    shape = _fast_step(value.get("shape"), _SHAPE_KINDS, Shape)
-    echo = _fast_step(value.get("echo"), _ECHO_KINDS, Echo)
-    if shape is False or echo is False:
-        return None
-    return Turn(project, shape, echo)
-
-
 class TurnField(TextOrObject):
     """A turn: the JSON object of the rules reference §11 or an HTN string."""
 
-    fast = staticmethod(fast_turn)
     parse = staticmethod(parse_htn)
     schema = TurnObjectSchema
     notation = "HTN"

@@ -180,10 +180,10 @@ TEN_DIGITS = "0000/00000/000000/0000000/000000/00000/0000 A 0000000007:3:6:0:0:-
 
 
 def test_a_ten_digit_reserve_is_refused_the_same_way(client, monkeypatch):
-    import schemas.position as sp
+    import schemas.requests as sr
 
     quick = client.post("/v1/check", json={"position": TEN_DIGITS, "turn": "c3 +d4"})
-    monkeypatch.setattr(sp, "fast_position", lambda value: None)  # no quick path: the schema reads it
+    monkeypatch.setattr(sr, "_QUICK_CHECK_REQUEST", lambda value: None)  # no quick path: the schema reads it
     slow = client.post("/v1/check", json={"position": TEN_DIGITS, "turn": "c3 +d4"})
     assert quick.status_code == slow.status_code == 422
     assert quick.get_json() == slow.get_json()

@@ -1,4 +1,4 @@
-"""The fast path for JSON positions accepts only what the declarative schema
+"""The quick loaders (schemas.quick, derived from the schemas) accept only what the schema
 accepts, with the same result; anything unusual goes to the schema."""
 
 import copy
@@ -7,9 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError
 
-from schemas.position import PositionObjectSchema, fast_position
+from schemas.position import PositionObjectSchema
+from schemas.quick import quick
 from schemas.responses import PositionOutSchema
 from tests.helpers import build
+
+fast_position = quick(PositionObjectSchema)  # the quick loader derived from the schema
 
 BASE = PositionOutSchema().dump(
     build({"c3": "1A", "d4": "2B*", "e5": "2"}, to_move="A", A={"cooldown": ["a1"], "reserve": 6}, check=False)
@@ -98,8 +101,10 @@ def test_fast_path_agrees_with_the_schema_on_mutated_positions(mutation):
 
 # -- the quick path of a whole check request ---------------------------------------------------------
 
-from schemas.requests import CheckRequestSchema, load_check_request, quick_check_request  # noqa: E402
+from schemas.requests import CheckRequestSchema, load_check_request  # noqa: E402
 from tests.helpers import START_HPN  # noqa: E402
+
+quick_check_request = quick(CheckRequestSchema)
 
 
 def _schema_request(value):
@@ -164,7 +169,9 @@ def test_quick_request_path_agrees_with_the_schema(body):
 
 # -- the quick path of a JSON turn object --------------------------------------------------------------
 
-from schemas.turn import TurnObjectSchema, fast_turn  # noqa: E402
+from schemas.turn import TurnObjectSchema  # noqa: E402
+
+fast_turn = quick(TurnObjectSchema)
 
 TURNS = [
     {"project": {"kind": "place", "cell": "c3"}, "shape": {"kind": "raise", "cell": "d4"}, "echo": None},

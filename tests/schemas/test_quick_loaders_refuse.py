@@ -2,9 +2,9 @@
 service answers such a body with the schema's status and the schema's fields.
 
 The quick loaders are the paths that read a body without marshmallow's
-per-field machinery: :func:`schemas.position.fast_position` (every position
-field, :class:`schemas.fields.TextOrObject`'s ``fast``), :func:`schemas.turn.fast_turn`
-(every turn field), :func:`schemas.requests.quick_check_request` (``POST
+per-field machinery, each derived from its schema by :func:`schemas.quick.quick`:
+the position object's (every position field, :class:`schemas.fields.TextOrObject`'s
+``quick``), the turn object's (every turn field) and the check request's (``POST
 /v1/check`` and each item of a batch), and on the way out
 :func:`schemas.writers.legal_turns_json` (``POST /v1/legal-turns``).
 
@@ -17,7 +17,7 @@ cases, and each limit (``Length``, ``Range``, the ``maxItems`` and
 ``max_turns``) at its value and one past it.  A field of a kind the walker
 does not know is a TypeError, never a field left untried.
 
-The reference is the schema alone: every ``fast`` of a TextOrObject field
+The reference is the schema alone: the quick objects of the TextOrObject fields
 switched off (:func:`schema_only`) and the request schema's own ``load``."""
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ from checker.web.api import bp
 from checker.web.settings import DEFAULT_MAX_BODY
 from schemas.fields import CellField, CellListField, StrictBoolean, TextOrObject
 from schemas.perft import PerftRequestSchema
-from schemas.position import PositionField, PositionObjectSchema, fast_position
+from schemas.position import PositionField, PositionObjectSchema
+from schemas.quick import quick
 from schemas.requests import (
     MAX_BATCH,
     BatchRequestSchema,
@@ -52,7 +53,6 @@ from schemas.requests import (
     RenderRequestSchema,
     ReplayRequestSchema,
     ValidateRequestSchema,
-    quick_check_request,
 )
 from schemas.responses import LegalTurnsSchema, PositionOutSchema
 from schemas.turn import (
@@ -62,9 +62,12 @@ from schemas.turn import (
     TurnField,
     TurnObjectSchema,
     TurnsField,
-    fast_turn,
 )
 from tests.helpers import build
+
+fast_position = quick(PositionObjectSchema)
+fast_turn = quick(TurnObjectSchema)
+quick_check_request = quick(CheckRequestSchema)
 
 # ------------------------------------------------------------ valid bodies ----
 
@@ -317,15 +320,13 @@ def _subclasses(cls: type) -> Iterator[type]:
 @contextmanager
 def schema_only():
     """Every quick path of the TextOrObject fields switched off: the schema alone judges."""
-    saved = {cls: cls.__dict__["fast"] for cls in _subclasses(TextOrObject) if cls.__dict__.get("fast") is not None}
-    assert {PositionField, TurnField} <= saved.keys()
+    assert {PositionField, TurnField} <= set(_subclasses(TextOrObject))
+    assert TextOrObject.quick_objects
     try:
-        for cls in saved:
-            cls.fast = None
+        TextOrObject.quick_objects = False
         yield
     finally:
-        for cls, fast in saved.items():
-            cls.fast = fast
+        TextOrObject.quick_objects = True
 
 
 def outcome(load: Callable[[Any], Any], body) -> tuple[str, Any]:
