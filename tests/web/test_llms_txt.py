@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from checker.version import RULES_VERSION
 
 LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
@@ -34,7 +32,6 @@ def test_every_link_of_llms_txt_answers(client):
 def test_llms_txt_names_the_mcp_command_every_tool_and_the_guide(client):
     text = client.get("/llms.txt").get_data(as_text=True)
     assert "`hexodic-check mcp`" in text and "--http" in text and "docs/agents.md" in text
-    pytest.importorskip("mcp")
     from checker.tools.mcp_server import tools
 
     missing = [name for name in tools() if name not in text]
