@@ -1,7 +1,12 @@
 """gunicorn settings for the checker.  Every setting comes from the
 environment through checker/web/settings.py (the one reader, which lists
 them with their defaults: ``server()`` for gunicorn's, ``from_env()`` for the
-app's); a bad value stops the start with one line naming it, exit 2.
+app's); a bad value stops the start with one line naming it, exit 2, and
+so does a port already taken (naming PORT or HEXODIC_METRICS_PORT) or a
+metrics folder that cannot be written.  (gunicorn itself reads two of them
+before this file: WEB_CONCURRENCY, where a value that is no number is its own
+traceback, and FORWARDED_ALLOW_IPS, its own one-line error; both exit 1.
+hexodic-checker-serve, which `make run` and the image run, checks them first.)
 
 Workers are gevent's: each serves many connections at once, so idle, slow or
 non-closing clients hold a greenlet, not a worker (a sync worker is held by
@@ -25,15 +30,16 @@ from gunicorn.arbiter import Arbiter
 from checker.web import serving, settings
 
 try:
-    _server = settings.server(cpus=serving.usable_cpus())
-    settings.from_env()  # the app's settings, checked before any worker starts
+    _server = settings.check_all(cpus=serving.usable_cpus())  # gunicorn's settings and the app's
+    serving.check_listeners(_server["host"], _server["ports"])  # the ports free (the first time only)
+    # Before the app (and so prometheus_client) is imported: it picks multiprocess
+    # mode, one /metrics answer summed over every worker, from this variable.
+    serving.prepare_metrics_dir()
+    # gunicorn's plain-text access line is replaced by the app's JSON line (checker.web.observe).
+    serving.log_requests_to(_server["access_log"])
 except settings.SettingError as exc:
     sys.stderr.write(f"hexodic-checker: {exc}\n")
     sys.exit(2)
-
-# Before the app (and so prometheus_client) is imported: it picks multiprocess
-# mode, one /metrics answer summed over every worker, from this variable.
-serving.prepare_metrics_dir()
 
 bind = _server["bind"]
 workers = _server["workers"]
@@ -52,7 +58,7 @@ preload_app = True
 control_socket = _server["control_socket"]
 # X-Forwarded-* only from the proxies named (none unless HEXODIC_PROXIES >= 1);
 # gunicorn's own default trusts loopback, where any local client could forge them.
-forwarded_allow_ips = settings.forwarded_allow_ips()
+forwarded_allow_ips = _server["forwarded_allow_ips"]
 control_socket_disable = not control_socket
 # What gunicorn refuses itself (an unsupported Transfer-Encoding, an over-long
 # request line or header, a malformed request line) it answers with an HTML
@@ -69,9 +75,7 @@ def _write_error(sock, status, reason, mesg):
 
 
 util.write_error = _write_error
-# gunicorn's plain-text access line is replaced by the app's JSON line (checker.web.observe).
-accesslog = None
-serving.log_requests_to(_server["access_log"])
+accesslog = None  # the app's JSON line instead (above)
 errorlog = "-"
 wsgi_app = "checker.web.wsgi:app"
 when_ready = serving.freeze_heap  # gc.freeze the preloaded app before the workers fork

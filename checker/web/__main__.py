@@ -4,8 +4,10 @@
 First the server extra: without it, one line naming the extra and exit 2
 (this module imports nothing of it before that check).  Then every setting is
 checked (checker/web/settings.py), before gunicorn is imported: gunicorn reads
-some variables itself (``WEB_CONCURRENCY``) and would answer a bad one with a
-traceback.  A bad value is one line and exit 2.  Then this process becomes
+some variables itself (``WEB_CONCURRENCY``, ``FORWARDED_ALLOW_IPS``) and would
+answer a bad one with a traceback or a line that names no variable.  A bad
+value is one line and exit 2; gunicorn.conf.py checks them again, and whether
+the ports are free and the metrics folder writable.  Then this process becomes
 ``gunicorn --config gunicorn.conf.py [ARGS...]`` (exec: gunicorn keeps the pid,
 so it is PID 1 in a container and gets the signals).
 """
@@ -35,8 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     from checker.web import serving, settings
 
     try:
-        settings.server(cpus=serving.usable_cpus())
-        settings.from_env()
+        settings.check_all(cpus=serving.usable_cpus())
     except settings.SettingError as exc:
         sys.stderr.write(f"hexodic-checker: {exc}\n")
         return 2

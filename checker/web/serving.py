@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import fcntl
 import gc
 import logging
 import math
 import os
 import shutil
+import socket
 import sys
 import tempfile
 import time
@@ -28,13 +30,14 @@ from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 
 from checker.web import settings
-from checker.web.settings import METRICS_ENV
+from checker.web.settings import METRICS_ENV, SettingError
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 REQUEST_LOG = "checker.web.requests"
 """The logger of the one JSON line per request (written by checker.web.observe)."""
 
 _PREPARED_ENV = "HEXODIC_METRICS_DIR_PREPARED"  # "<pid of the master>:owned" or ":given"
+_CHECKED_ENV = "HEXODIC_LISTENERS_CHECKED"  # the pid of the master whose ports were found free
 
 
 # --------------------------------------------------------------------------- CPUs
@@ -90,6 +93,50 @@ def usable_cpus(root: Path | None = None, available: int | None = None) -> int:
     return max(1, cpus)
 
 
+# --------------------------------------------------------------------------- the ports
+
+
+def check_listeners(host: str, ports: dict[str, int], environ: MutableMapping[str, str] | None = None) -> None:
+    """Before gunicorn binds: can this process listen on ``host`` at each of
+    ``ports`` (the variable naming each: ``PORT``, ``HEXODIC_METRICS_PORT``)?
+    A port taken by another process, one this user may not use, or a ``HOST``
+    that is no address of this machine is a :class:`SettingError` naming the
+    variable to change (gunicorn would retry for 5 s, then log the address
+    alone).
+
+    Once per master: gunicorn reads gunicorn.conf.py again on a reload
+    (SIGHUP), when its own listeners hold the ports, and a re-executed master
+    (SIGUSR2) or a systemd-activated one is handed its sockets
+    (``GUNICORN_FD``, ``LISTEN_FDS``)."""
+    environ = settings.environ() if environ is None else environ
+    if environ.get(_CHECKED_ENV) == str(os.getpid()) or "GUNICORN_FD" in environ or "LISTEN_FDS" in environ:
+        return
+    bare = host[1:-1] if host.startswith("[") else host
+    try:
+        family, _, _, _, address = socket.getaddrinfo(bare, None, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise SettingError(f"HOST={host!r} cannot be listened on: {getattr(exc, 'strerror', None) or exc}") from None
+    for name, port in ports.items():
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+            try:
+                probe.bind((address[0], port, *address[2:]))
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    problem = f"{host}:{port} is already in use; set {name} to a free port"
+                elif exc.errno == errno.EACCES:
+                    problem = f"this user may not listen on {port} (below 1024); set {name} to a port above 1023"
+                elif exc.errno == errno.EADDRNOTAVAIL:
+                    raise SettingError(
+                        f"HOST={host!r} cannot be listened on: it is no address of this machine "
+                        "(0.0.0.0 for every one, 127.0.0.1 for this machine only)"
+                    ) from None
+                else:
+                    problem = f"cannot listen on {host}:{port}: {exc.strerror}; set {name} to another port"
+                raise SettingError(f"{name}={port} is not allowed: {problem}") from None
+    environ[_CHECKED_ENV] = str(os.getpid())
+
+
 # --------------------------------------------------------------------------- metrics directory
 
 
@@ -100,7 +147,8 @@ def prepare_metrics_dir(environ: MutableMapping[str, str] | None = None) -> Path
     - Unset: a fresh directory of its own under the temporary directory,
       removed again by :func:`on_exit`.
     - Set: created if missing, and emptied of the ``*.db`` files an earlier
-      run left there (its counts would otherwise be summed into this one's).
+      run left there (its counts would otherwise be summed into this one's);
+      one that cannot be made or written is a :class:`SettingError`.
 
     gunicorn reads its configuration again on a reload (SIGHUP) in the same
     master; the directory is then kept as it is, counts included.
@@ -112,7 +160,14 @@ def prepare_metrics_dir(environ: MutableMapping[str, str] | None = None) -> Path
     given = environ.get(METRICS_ENV, "")
     if given:
         path = Path(given)
-        path.mkdir(parents=True, exist_ok=True)
+        problem = settings.writable_folder_problem(given)
+        if problem is None:
+            try:
+                path.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                problem = exc.strerror
+        if problem is not None:
+            raise SettingError(f"{METRICS_ENV}={given!r} is not allowed: {problem} (the folder of the metric files)")
         for stale in path.glob("*.db"):
             stale.unlink()
         environ[_PREPARED_ENV] = f"{os.getpid()}:given"
@@ -275,7 +330,7 @@ def log_requests_to(target: str | None) -> logging.Logger:
     """Send the JSON request lines (logger ``REQUEST_LOG``) to ``target``:
     ``"-"`` standard output, a file path, or ``""``/None nowhere.  One line
     per record, the record being the JSON text; calling it again replaces the
-    earlier destination."""
+    earlier destination.  A file that cannot be opened is a :class:`SettingError`."""
     log = logging.getLogger(REQUEST_LOG)
     for handler in [h for h in log.handlers if getattr(h, "_hexodic", False)]:
         log.removeHandler(handler)
@@ -284,7 +339,10 @@ def log_requests_to(target: str | None) -> logging.Logger:
     if not target:
         log.setLevel(logging.CRITICAL + 1)
         return log
-    handler = logging.StreamHandler(sys.stdout) if target == "-" else logging.FileHandler(target, encoding="utf-8")
+    try:
+        handler = logging.StreamHandler(sys.stdout) if target == "-" else logging.FileHandler(target, encoding="utf-8")
+    except OSError as exc:
+        raise SettingError(f"GUNICORN_ACCESS_LOG={target!r} is not allowed: {exc.strerror}") from None
     handler.setFormatter(logging.Formatter("%(message)s"))
     handler._hexodic = True  # type: ignore[union-attr]  # our mark, to find our handler again
     log.addHandler(handler)

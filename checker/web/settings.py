@@ -12,6 +12,7 @@ gunicorn.conf.py reads this module before the app.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Mapping, MutableMapping
@@ -23,6 +24,13 @@ DEFAULT_BODY_TIMEOUT = 5  # seconds for a whole request body to arrive
 DEFAULT_METRICS_PORT = 9100  # /metrics is served here only, never on the public port
 DEFAULT_EXPENSIVE_LIMIT = 2  # expensive requests at once in one worker
 DEFAULT_WORK_DEADLINE = 5  # seconds an admitted expensive request may take (under the 8 s graceful timeout)
+DEFAULT_PORT = 8000
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_DRAIN = 5  # seconds after SIGTERM the server still answers while /readyz answers 503
+DEFAULT_GRACEFUL_TIMEOUT = 8  # seconds a worker then has to finish what it holds
+DEFAULT_KEEPALIVE = 1  # seconds an idle kept-alive connection is kept
+DEFAULT_TIMEOUT = 30  # seconds of silence before the master kills a worker
+MAX_REQUEST_LINE, MAX_REQUEST_FIELDS = 8190, 32768  # gunicorn's own caps: a larger limit is silently these
 
 # A frame-ancestors source (CSP): 'self', or an origin such as https://hexodic.com,
 # https://*.hexodic.com or http://localhost:8080 (no path, no quote, no separator).
@@ -39,8 +47,9 @@ def environ() -> MutableMapping[str, str]:
     return os.environ
 
 
-def _int(env: Mapping[str, str], name: str, default: int, lo: int = 1) -> int:
-    """A whole number of ASCII digits, at least ``lo``; empty or unset: the default.
+def _int(env: Mapping[str, str], name: str, default: int, lo: int = 1, hi: int | None = None) -> int:
+    """A whole number of ASCII digits, at least ``lo`` (and at most ``hi``);
+    empty or unset: the default.
 
     >>> _int({"N": "2.5"}, "N", 1)
     Traceback (most recent call last):
@@ -51,9 +60,76 @@ def _int(env: Mapping[str, str], name: str, default: int, lo: int = 1) -> int:
     if raw is None or raw.strip() == "":
         return default
     text = raw.strip()
-    if not (text.isascii() and text.isdigit()) or int(text) < lo:
-        raise SettingError(f"{name}={raw!r} is not allowed: a whole number of at least {lo} (default {default})")
+    if not (text.isascii() and text.isdigit()) or int(text) < lo or (hi is not None and int(text) > hi):
+        allowed = f"of at least {lo}" if hi is None else f"from {lo} to {hi}"
+        raise SettingError(f"{name}={raw!r} is not allowed: a whole number {allowed} (default {default})")
     return int(text)
+
+
+def _port(env: Mapping[str, str], name: str, default: int) -> int:
+    """A TCP port, 1 to 65535.
+
+    >>> _port({"PORT": "99999"}, "PORT", 8000)
+    Traceback (most recent call last):
+    ...
+    checker.web.settings.SettingError: PORT='99999' is not allowed: a whole number from 1 to 65535 (default 8000)
+    """
+    return _int(env, name, default, lo=1, hi=65535)
+
+
+_HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
+
+
+def _host(raw: str | None) -> str:
+    """``HOST``: an IP address or a host name to listen on, as gunicorn's bind
+    writes it (an IPv6 address in brackets); empty or unset: 127.0.0.1.
+
+    >>> _host("::"), _host("[::1]"), _host("0.0.0.0"), _host("localhost")
+    ('[::]', '[::1]', '0.0.0.0', 'localhost')
+    >>> _host("0.0.0.0:80")
+    Traceback (most recent call last):
+    ...
+    checker.web.settings.SettingError: HOST='0.0.0.0:80' is not allowed: an IP address or a host name, no port (PORT is the port; default 127.0.0.1)
+    """
+    text = (raw or "").strip()
+    if not text:
+        return DEFAULT_HOST
+    bare = text[1:-1] if text.startswith("[") and text.endswith("]") else text
+    try:
+        address = ipaddress.ip_address(bare)
+    except ValueError:
+        if bare == text and len(text) <= 253 and _HOST_NAME.fullmatch(text):
+            return text
+        raise SettingError(
+            f"HOST={raw!r} is not allowed: an IP address or a host name, no port (PORT is the port; default {DEFAULT_HOST})"
+        ) from None
+    return f"[{address}]" if address.version == 6 else str(address)
+
+
+def _path(env: Mapping[str, str], name: str, default: str, what: str, made: bool = False) -> str:
+    """A file the server writes (``what``): the file, if there, one it may
+    write, in a folder it may write (``made``: a folder gunicorn makes when it
+    is missing, under one it may write).  ``-`` and empty are kept as they are.
+
+    >>> _path({"LOG": "/etc/hostname/requests.log"}, "LOG", "-", "the log")
+    Traceback (most recent call last):
+    ...
+    checker.web.settings.SettingError: LOG='/etc/hostname/requests.log' is not allowed: /etc/hostname is not a folder (the log)
+    """
+    raw = env.get(name, default)
+    text = raw.strip()
+    if text in ("", "-"):
+        return text
+    if os.path.isdir(text):
+        problem: str | None = "it is a folder"
+    elif os.path.exists(text) and not os.access(text, os.W_OK):
+        problem = "it is not writable"
+    else:
+        folder = os.path.dirname(os.path.abspath(text))
+        problem = writable_folder_problem(folder) if made or os.path.exists(folder) else f"{folder} does not exist"
+    if problem is None:
+        return text
+    raise SettingError(f"{name}={raw!r} is not allowed: {problem} ({what})")
 
 
 def from_env(env: Mapping[str, str] | None = None) -> dict:
@@ -92,10 +168,10 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
     >>> from_env({"HEXODIC_FRAME_ANCESTORS": "https://x.org; script-src *"})
     Traceback (most recent call last):
     ...
-    checker.web.settings.SettingError: HEXODIC_FRAME_ANCESTORS: 'https://x.org;' is not 'self' or an origin such as https://hexodic.com
+    checker.web.settings.SettingError: HEXODIC_FRAME_ANCESTORS='https://x.org; script-src *' is not allowed: 'https://x.org;' is not 'self' or an origin such as https://hexodic.com
     """
     env = environ() if env is None else env
-    origins = [o.strip() for o in env.get("HEXODIC_CORS_ORIGINS", "*").split(",") if o.strip()]
+    origins = _cors_origins(env.get("HEXODIC_CORS_ORIGINS", "*"))
     return {
         "MAX_CONTENT_LENGTH": _int(env, "HEXODIC_MAX_BODY", DEFAULT_MAX_BODY),
         "CORS_ORIGINS": origins or ["*"],
@@ -105,7 +181,7 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "FRAME_ANCESTORS": _frame_ancestors(env.get("HEXODIC_FRAME_ANCESTORS", "")),
         "PROXIES": _int(env, "HEXODIC_PROXIES", 0, lo=0),
         "PUBLIC_URL": _public_url(env.get("HEXODIC_PUBLIC_URL", "")),
-        "METRICS_PORT": _int(env, "HEXODIC_METRICS_PORT", DEFAULT_METRICS_PORT, lo=0),
+        "METRICS_PORT": _port(env, "HEXODIC_METRICS_PORT", DEFAULT_METRICS_PORT),
     }
 
 
@@ -126,6 +202,54 @@ def _public_url(raw: str) -> str | None:
         raise SettingError(str(exc)) from None
 
 
+_CORS_ORIGIN = re.compile(r"https?://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?")
+
+
+def _cors_origins(raw: str) -> list[str]:
+    """``HEXODIC_CORS_ORIGINS``: ``*`` or origins, comma-separated.
+
+    >>> _cors_origins("https://a.example, http://localhost:5173")
+    ['https://a.example', 'http://localhost:5173']
+    >>> _cors_origins("a.example")
+    Traceback (most recent call last):
+    ...
+    checker.web.settings.SettingError: HEXODIC_CORS_ORIGINS='a.example' is not allowed: 'a.example' is not * or an origin such as https://hexodic.com (scheme, host, optional port; no path)
+    """
+    origins = [o.strip() for o in raw.split(",") if o.strip()]
+    for origin in origins:
+        if origin != "*" and not _CORS_ORIGIN.fullmatch(origin):
+            raise SettingError(
+                f"HEXODIC_CORS_ORIGINS={raw!r} is not allowed: {origin!r} is not * or an origin such as "
+                "https://hexodic.com (scheme, host, optional port; no path)"
+            )
+    return origins
+
+
+def _allowed_ips(env: Mapping[str, str]) -> str:
+    """``FORWARDED_ALLOW_IPS`` as gunicorn reads it: ``*`` or addresses and
+    networks (``10.0.0.0/8``), comma-separated; checked whenever it is set,
+    as gunicorn does.
+
+    >>> _allowed_ips({"FORWARDED_ALLOW_IPS": "10.0.0.0/8, 192.168.1.1"})
+    '10.0.0.0/8, 192.168.1.1'
+    >>> _allowed_ips({"FORWARDED_ALLOW_IPS": "10.0.0.1/8"})
+    Traceback (most recent call last):
+    ...
+    checker.web.settings.SettingError: FORWARDED_ALLOW_IPS='10.0.0.1/8' is not allowed: '10.0.0.1/8' is not * or an IP address or network such as 10.0.0.0/8
+    """
+    raw = env.get("FORWARDED_ALLOW_IPS", "")
+    for item in (i.strip() for i in raw.split(",") if i.strip()):
+        try:
+            if item != "*":
+                ipaddress.ip_network(item)
+        except ValueError:
+            raise SettingError(
+                f"FORWARDED_ALLOW_IPS={raw!r} is not allowed: {item!r} is not * or an IP address or network "
+                "such as 10.0.0.0/8"
+            ) from None
+    return raw.strip()
+
+
 def forwarded_allow_ips(env: Mapping[str, str] | None = None) -> str:
     """gunicorn's ``forwarded_allow_ips``: none unless ``HEXODIC_PROXIES`` is at
     least 1 (gunicorn's own default trusts loopback, which a client on the
@@ -137,16 +261,20 @@ def forwarded_allow_ips(env: Mapping[str, str] | None = None) -> str:
     '127.0.0.1,::1'
     """
     env = environ() if env is None else env
+    allowed = _allowed_ips(env)
     if not _int(env, "HEXODIC_PROXIES", 0, lo=0):
         return ""
-    return env.get("FORWARDED_ALLOW_IPS", "").strip() or "127.0.0.1,::1"
+    return allowed or "127.0.0.1,::1"
 
 
 def _frame_ancestors(raw: str) -> list[str]:
     sources = raw.replace(",", " ").split()
     for s in sources:
         if not _ORIGIN.fullmatch(s):
-            raise SettingError(f"HEXODIC_FRAME_ANCESTORS: {s!r} is not 'self' or an origin such as https://hexodic.com")
+            raise SettingError(
+                f"HEXODIC_FRAME_ANCESTORS={raw!r} is not allowed: {s!r} is not 'self' or an origin such as "
+                "https://hexodic.com"
+            )
     return sources
 
 
@@ -160,13 +288,18 @@ def server(env: Mapping[str, str] | None = None, cpus: int = 1) -> dict:
       ``GUNICORN_GRACEFUL_TIMEOUT`` (8 s), ``GUNICORN_KEEPALIVE`` (1 s: an idle kept-alive
       connection gives its slot back after a second, so clients that poll cannot
       hold every slot between their polls)
-    - ``GUNICORN_LIMIT_REQUEST_LINE`` (4094), ``GUNICORN_LIMIT_REQUEST_FIELDS`` (50),
-      ``GUNICORN_LIMIT_REQUEST_FIELD_SIZE`` (8190)
-    - ``GUNICORN_CONTROL_SOCKET``: none unless a path is given
+    - ``GUNICORN_LIMIT_REQUEST_LINE`` (4094, at most 8190), ``GUNICORN_LIMIT_REQUEST_FIELDS``
+      (50, at most 32768), ``GUNICORN_LIMIT_REQUEST_FIELD_SIZE`` (8190); gunicorn's own caps
+      are the maxima (a larger value would silently be the cap)
+    - ``GUNICORN_CONTROL_SOCKET``: none unless a path is given (gunicorn makes its folder)
     - ``HEXODIC_DRAIN_SECONDS`` (5): after SIGTERM, the seconds the server keeps
       answering while ``/readyz`` answers 503, before gunicorn's graceful stop
     - ``GUNICORN_ACCESS_LOG`` (``-``): where the JSON request lines go: ``-`` for
-      standard output, a file, or empty for none
+      standard output, a file (in a folder that exists), or empty for none
+
+    The ports are 1 to 65535 and differ; ``HOST`` is an IP address or a host
+    name.  Whether the ports are free is found at the start
+    (:func:`checker.web.serving.check_listeners`).
 
     >>> server({"PORT": "9000"})["bind"]
     ['127.0.0.1:9000', '127.0.0.1:9100']
@@ -176,29 +309,57 @@ def server(env: Mapping[str, str] | None = None, cpus: int = 1) -> dict:
     checker.web.settings.SettingError: WEB_CONCURRENCY='two' is not allowed: a whole number of at least 1 (default 1)
     """
     env = environ() if env is None else env
-    host = env.get("HOST", "127.0.0.1")
-    port = _int(env, "PORT", 8000, lo=0)
-    metrics_port = _int(env, "HEXODIC_METRICS_PORT", DEFAULT_METRICS_PORT, lo=0)
+    host = _host(env.get("HOST"))
+    port = _port(env, "PORT", DEFAULT_PORT)
+    metrics_port = _port(env, "HEXODIC_METRICS_PORT", DEFAULT_METRICS_PORT)
     if metrics_port == port:
         raise SettingError(f"HEXODIC_METRICS_PORT={metrics_port} is not allowed: it must differ from PORT ({port})")
     return {
         "bind": [f"{host}:{port}", f"{host}:{metrics_port}"],
         "workers": _int(env, "WEB_CONCURRENCY", min(cpus, 8)),
         "worker_connections": _int(env, "GUNICORN_WORKER_CONNECTIONS", 1000),
-        "timeout": _int(env, "GUNICORN_TIMEOUT", 30),
-        "graceful_timeout": _int(env, "GUNICORN_GRACEFUL_TIMEOUT", 8),
-        "keepalive": _int(env, "GUNICORN_KEEPALIVE", 1),
-        "limit_request_line": _int(env, "GUNICORN_LIMIT_REQUEST_LINE", 4094, lo=0),
-        "limit_request_fields": _int(env, "GUNICORN_LIMIT_REQUEST_FIELDS", 50, lo=0),
+        "timeout": _int(env, "GUNICORN_TIMEOUT", DEFAULT_TIMEOUT),
+        "graceful_timeout": _int(env, "GUNICORN_GRACEFUL_TIMEOUT", DEFAULT_GRACEFUL_TIMEOUT),
+        "keepalive": _int(env, "GUNICORN_KEEPALIVE", DEFAULT_KEEPALIVE),
+        "limit_request_line": _int(env, "GUNICORN_LIMIT_REQUEST_LINE", 4094, lo=0, hi=MAX_REQUEST_LINE),
+        "limit_request_fields": _int(env, "GUNICORN_LIMIT_REQUEST_FIELDS", 50, lo=0, hi=MAX_REQUEST_FIELDS),
         "limit_request_field_size": _int(env, "GUNICORN_LIMIT_REQUEST_FIELD_SIZE", 8190, lo=0),
-        "control_socket": env.get("GUNICORN_CONTROL_SOCKET", ""),
-        "access_log": env.get("GUNICORN_ACCESS_LOG", "-"),
-        "drain": _int(env, "HEXODIC_DRAIN_SECONDS", 5, lo=0),
+        "control_socket": _path(env, "GUNICORN_CONTROL_SOCKET", "", "the socket gunicornc talks to", made=True),
+        "access_log": _path(env, "GUNICORN_ACCESS_LOG", "-", "where the JSON request lines go; - or empty"),
+        "drain": _int(env, "HEXODIC_DRAIN_SECONDS", DEFAULT_DRAIN, lo=0),
+        "forwarded_allow_ips": forwarded_allow_ips(env),
+        "host": host,
+        "ports": {"PORT": port, "HEXODIC_METRICS_PORT": metrics_port},
     }
+
+
+def check_all(env: Mapping[str, str] | None = None, cpus: int = 1) -> dict:
+    """Every setting read at the start, gunicorn's and the app's, checked:
+    what every start command runs first (``hexodic-checker-serve``, so
+    ``make run`` and the image, and gunicorn.conf.py).  Returns gunicorn's
+    settings (:func:`server`); a bad value raises :class:`SettingError`."""
+    env = environ() if env is None else env
+    found = server(env, cpus)
+    from_env(env)
+    return found
 
 
 METRICS_ENV = "PROMETHEUS_MULTIPROC_DIR"
 """prometheus_client's own variable: where the workers' metric files are (multiprocess mode)."""
+
+
+def writable_folder_problem(path: str) -> str | None:
+    """Why ``path`` cannot be a folder this process writes in, or None: it
+    must be a writable folder, or one that can be made (its nearest existing
+    ancestor a writable folder).  (``PROMETHEUS_MULTIPROC_DIR``'s check.)"""
+    folder = os.path.abspath(path)
+    while not os.path.exists(folder):
+        folder = os.path.dirname(folder)
+    if not os.path.isdir(folder):
+        return f"{folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{folder} is not writable"
+    return None
 
 
 def metrics_dir(env: Mapping[str, str] | None = None) -> str | None:
