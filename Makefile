@@ -92,7 +92,7 @@ vectors: $(RUNTIME)
 
 # The perft table: checker/data/perft.json and docs/perft.md, counted afresh (about half a minute).
 perft: $(RUNTIME)
-	$(PY) -m checker.counting build
+	$(PY) -m checker.tools.perft_table build
 
 # Benchmark: the checker in-process, the HTTP service under gunicorn on loopback,
 # the worker classes under slow clients, the pictures; written to docs/speed.md.

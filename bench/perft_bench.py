@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import time
 
-from checker.counting import load_table, perft
+from checker.counting import perft
+from checker.tools.perft_table import load_table
 
 
 def measure(depth3: tuple[str, ...] = ("start",)) -> list[dict]:

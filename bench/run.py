@@ -521,7 +521,7 @@ def costly_main(conn, port: int, seed: int, end_at: int) -> None:
     import random
     import urllib.parse
 
-    from checker.counting import load_table
+    from checker.tools.perft_table import load_table
     from checker.tools.vectors import read_vectors
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)

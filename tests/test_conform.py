@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from checker.counting import load_table
 from checker.tools.cli import main
+from checker.tools.perft_table import load_table
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 # docs/client-ci.md, "Testing your engine in CI", shows a passing and a failing run: the tests' own output.

@@ -21,22 +21,12 @@ import random
 import pytest
 
 from checker import board
-from checker.counting import (
-    TABLE_POSITIONS,
-    BudgetExceeded,
-    after,
-    count_turns,
-    doc_path,
-    load_table,
-    perft,
-    perft_count,
-    table_json,
-    table_markdown,
-)
+from checker.counting import BudgetExceeded, after, count_turns, perft, perft_count
 from checker.generate import legal_turns
 from checker.notation import parse_hpn, parse_htn, turn_to_htn
 from checker.play import apply
 from checker.position import Position, other
+from checker.tools.perft_table import TABLE_POSITIONS, doc_path, load_table, table_json, table_markdown
 from checker.tools.vectors import read_vectors as load_vectors
 from checker.turn import LOWER, RAISE, Move, Place, Shape, Skip, Turn
 from tests.test_properties import (

@@ -12,12 +12,12 @@ from checker.counting import (
     BudgetExceeded,
     estimate_expansions,
     expansions,
-    load_table,
     perft,
     perft_count,
 )
 from checker.notation import START_HPN, parse_hpn
 from checker.service import budget
+from checker.tools.perft_table import load_table
 from checker.web import create_app
 from checker.web.pictures import png_cost
 

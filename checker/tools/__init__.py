@@ -6,6 +6,7 @@ protocol, the conformance driver, the vectors and answers files.
 - :mod:`checker.tools.conform`   the driver that tests an engine (another program) with the engine protocol
 - :mod:`checker.tools.vectors`   the conformance vectors: build, read, check
 - :mod:`checker.tools.answers`   an answers file of another implementation, compared with the vectors
+- :mod:`checker.tools.perft_table` the published perft table (checker/data/perft.json, docs/perft.md): read, rebuilt
 - :mod:`checker.tools.audit`     whole game archives judged again on Dask; self-play archives
 - :mod:`checker.tools.mcp_server` the checker as a Model Context Protocol server (``hexodic-check mcp``)
 

@@ -43,7 +43,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from checker.counting import TableEntry, after, load_table, perft
+from checker.counting import after, perft
 from checker.generate import legal_turns
 from checker.notation import (
     NotationError,
@@ -55,6 +55,7 @@ from checker.notation import (
 from checker.play import CaptureKind, apply
 from checker.position import Position
 from checker.tools import vectors as vec
+from checker.tools.perft_table import TableEntry, load_table
 from checker.turn import EchoKind, Move, ShapeKind, Skip, Turn
 
 __all__ = ["EXIT_AGREE", "EXIT_DIFFERENT", "EXIT_BROKEN", "EngineBroke", "EngineRefused", "Engine", "Options", "run"]

@@ -24,7 +24,7 @@ import time
 import urllib.parse
 
 from bench.server import HOST, running_gunicorn
-from checker.counting import load_table
+from checker.tools.perft_table import load_table
 from checker.tools.vectors import read_vectors
 
 SECONDS = 15.0

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import time
 
-from checker.counting import BUDGET, load_table
+from checker.counting import BUDGET
+from checker.tools.perft_table import load_table
 from tests.web.schema_validation import assert_documented
 
 TABLE = {e.name: e for e in load_table()}
