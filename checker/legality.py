@@ -1,7 +1,10 @@
-"""Checking a turn: one small predicate per rule id, composed into a verdict.
+"""Checking a turn: a check per rule id, in words, composed into a verdict.
 
 :func:`check` judges a turn against every rule of RULES §9 that concerns it,
-in turn order, and says why:
+in turn order, and says why.  Each rule is decided by its function in
+:mod:`checker.rules` (the one the generator, the quick turn test and perft's
+count use too) on the board as it stands at the step; this module keeps only
+the words: the facts of the board each check explains with.
 
 >>> from checker.position import Position
 >>> from checker.notation import parse_htn

@@ -12,7 +12,10 @@ weighing (RULES §4–§7); the end of the game is :mod:`checker.ending`'s.
 (False, 'evaluated')
 
 :func:`apply` assumes the turn is legal (see :func:`checker.legality.check`,
-which calls it for a legal turn).
+which calls it for a legal turn).  There is one way to apply a turn,
+:func:`_play`, on the board's masks (:class:`~checker.position.Bits`, changed
+by the moves of :mod:`checker.rules`): :func:`apply` adds the events and the
+end of the game, :func:`after` (perft's and conform's) is the position alone.
 """
 
 from __future__ import annotations
