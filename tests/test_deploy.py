@@ -55,11 +55,12 @@ def _env(container: dict) -> dict[str, str]:
     return {e["name"]: e["value"] for e in container.get("env", [])}
 
 
-def test_the_six_kinds_are_there():
+def test_the_seven_kinds_are_there():
     assert sorted(doc["kind"] for _, doc in DOCS) == [
         "Deployment",
         "HorizontalPodAutoscaler",
         "Ingress",
+        "Namespace",
         "NetworkPolicy",
         "PodDisruptionBudget",
         "Service",
@@ -234,3 +235,67 @@ def test_the_image_user_and_group_are_the_pods():
     text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
     assert re.search(r"groupadd --system --gid 10001 ", text) and re.search(r"useradd .*--uid 10001 --gid 10001 ", text)
     assert re.search(r"^USER 10001:10001$", text, re.M)
+
+
+# --------------------------------------------------------------------------- namespace, image (issue 36, point 8)
+
+AUDIT = ROOT / "deploy" / "audit" / "daskcluster.yaml"
+DIGEST_REF = re.compile(r"[a-z0-9.-]+(:\d+)?(/[a-z0-9._-]+)+(:[\w.-]+)?@sha256:[0-9a-f]{64}")
+
+
+def _every_object() -> list[tuple[str, dict]]:
+    audit = [("audit/daskcluster.yaml", d) for d in yaml.safe_load_all(AUDIT.read_text(encoding="utf-8")) if d]
+    return DOCS + audit
+
+
+def _containers() -> list[tuple[str, dict, dict]]:
+    """(where, pod spec, container) of every pod template of deploy/ and deploy/audit/."""
+    found = [("Deployment", _one("Deployment")["spec"]["template"]["spec"])]
+    (cluster,) = [d for name, d in _every_object() if d["kind"] == "DaskCluster"]
+    found += [(f"DaskCluster {part}", cluster["spec"][part]["spec"]) for part in ("scheduler", "worker")]
+    return [(where, pod, c) for where, pod in found for c in pod["containers"]]
+
+
+def test_everything_is_in_the_checkers_own_namespace():
+    namespace = _one("Namespace")["metadata"]["name"]
+    assert namespace not in ("default", "kube-system", "kube-public")
+    for name, doc in _every_object():
+        if doc["kind"] != "Namespace":
+            assert doc["metadata"].get("namespace") == namespace, (name, doc["kind"])
+
+
+def test_the_guide_applies_the_namespace_before_the_rest():
+    """kubectl applies a folder's files in name order, and deployment.yaml
+    comes before namespace.yaml: every apply command of the guide and of the
+    manifests' comments names namespace.yaml first."""
+    texts = [(ROOT / "docs" / "operations.md").read_text(encoding="utf-8")]
+    texts += [path.read_text(encoding="utf-8") for path in [*DEPLOY.glob("*.yaml"), AUDIT]]
+    commands = [m.group(0) for text in texts for m in re.finditer(r"kubectl apply[^\n`#]*", text)]
+    assert commands
+    for command in commands:
+        assert command.startswith("kubectl apply -f deploy/namespace.yaml "), command
+
+
+def test_images_are_named_by_digest_and_pulled_by_a_stated_policy():
+    for where, _, container in _containers():
+        assert DIGEST_REF.fullmatch(container["image"]), (where, container["image"])
+        assert container["imagePullPolicy"] == "IfNotPresent", where  # a digest never changes
+    guide = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    assert "docker inspect --format '{{index .RepoDigests 0}}'" in guide  # how to get the digest
+
+
+@pytest.mark.parametrize("where", ["Deployment", "DaskCluster scheduler", "DaskCluster worker"])
+def test_every_pod_meets_the_restricted_pod_security_profile(where):
+    """The namespace enforces Pod Security Admission's restricted profile, so
+    each pod must meet it, or it is refused: non-root, the runtime's seccomp
+    profile, no privilege escalation, every capability dropped."""
+    assert _one("Namespace")["metadata"]["labels"]["pod-security.kubernetes.io/enforce"] == "restricted"
+    for at, pod, container in _containers():
+        if at != where:
+            continue
+        security = {**pod.get("securityContext", {}), **container.get("securityContext", {})}
+        assert security["runAsNonRoot"] is True and security["runAsUser"] == 10001
+        assert security["seccompProfile"] == {"type": "RuntimeDefault"}
+        assert security["allowPrivilegeEscalation"] is False
+        assert security["capabilities"]["drop"] == ["ALL"]
+        assert not set(security["capabilities"].get("add", [])) - {"NET_BIND_SERVICE"}
