@@ -3,10 +3,10 @@ so no request can make a worker spin."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from checker.position import MAX_HALF_MOVES
-from schemas.fields import CellListField
+from schemas.fields import CellField, CellListField, StrictBoolean
 from schemas.position import PositionField
 from schemas.quick import quick
 from schemas.turn import ProjectFilterField, ShapeFilterField, TurnField, TurnForm, TurnsField
@@ -158,3 +158,91 @@ class RenderRequestSchema(Schema):
         },
     )
     history = _history()
+
+
+class ViewRequestSchema(Schema):
+    """``POST /v1/render/view``: what the playground shows, for a position or a game's turn.
+
+    Either a position (``position``, ``history``; default: the start position) or a game from
+    the start position (``turns``, ``at``); ``turn`` is read (and with ``check`` judged) there."""
+
+    position = PositionField(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "The position shown (JSON or HPN); default: the start position. Not with `turns`."},
+    )
+    history = fields.List(
+        PositionField(metadata=_POSITION_DOC),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=MAX_HISTORY),
+        metadata={
+            "description": "The game's earlier positions, oldest first, as for POST /v1/check. Default: known "
+            "(empty) for the start position, not known for another. Not with `turns`."
+        },
+    )
+    turns = TurnsField(
+        MAX_REPLAY,
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "A game from the start position, replayed with its history like POST /v1/replay: a list "
+            "of turns or one score sheet (as pasted). The view is of the position before turn `at`."
+        },
+    )
+    at = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=1),
+        metadata={
+            "description": "With `turns`: the turn to open, 1 for the first; one more than the number of turns is "
+            "the final position. Default: the first illegal turn, or the final position."
+        },
+    )
+    turn = TurnField(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "A turn to read back (its canonical HTN and JSON form) and, with `check`, to judge. With "
+            "`turns` the default is the game's turn at `at`."
+        },
+    )
+    check = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Judge `turn`: its verdict, as JSON and as the /check page's HTML, drawn on the board."
+        },
+    )
+    legal = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Highlight the legal choices: without a Project in `turn`, the cells where a legal "
+            "Project lands (from `from` when given); with one, the cells the legal Shapes of the turns beginning "
+            "with it target."
+        },
+    )
+    from_ = CellField(
+        data_key="from",
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "type": "string",
+            "example": "b3",
+            "description": "With `legal` and no Project: a Move's chosen stone, whose destinations are highlighted.",
+        },
+    )
+    embed = StrictBoolean(
+        load_default=False,
+        metadata={"description": "The links of the answer (`address`, `permalink`) carry embed=1."},
+    )
+
+    @validates_schema
+    def _one_place(self, data, **kwargs):
+        if data.get("turns") is None:
+            if data.get("at") is not None:
+                raise ValidationError("Only with turns.", "at")
+            return
+        for name in ("position", "history"):
+            if data.get(name) is not None:
+                raise ValidationError("Not with turns: a game is replayed from the start position.", name)

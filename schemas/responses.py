@@ -368,3 +368,102 @@ class BatchSchema(Schema):
         ),
         required=True,
     )
+
+
+class ViewStepsSchema(Schema):
+    project = fields.String(required=True, metadata={"example": "Step 1/2: Place"})
+    shape = fields.String(required=True, metadata={"example": "Step 2/2: Shape"})
+    echo = fields.String(required=True, metadata={"example": "Step 3: Echo (optional)"})
+
+
+class ViewPositionSchema(Schema):
+    hpn = fields.String(required=True, metadata={"description": "The position shown, in HPN."})
+    to_move = fields.String(required=True, metadata=named_enum("PlayerId"))
+    reserve = fields.Integer(required=True, metadata={"description": "The mover's stones in reserve."})
+    project = fields.String(
+        required=True,
+        metadata={
+            "enum": ["place", "move", "skip"],
+            "description": "The mover's Project this turn: a Place, a Move, or the cooldown skip.",
+        },
+    )
+    steps = fields.Nested(ViewStepsSchema, required=True, metadata={"description": "The turn's step labels here."})
+    game_over = fields.Boolean(required=True)
+    message = fields.String(required=True, metadata={"description": "How the game stands in this position."})
+    status_html = fields.String(required=True, metadata={"description": "One line on the position (HTML)."})
+    facts_html = fields.String(
+        required=True, metadata={"description": "The players' counters and the history, in words (HTML)."}
+    )
+
+
+class ViewTurnSchema(Schema):
+    htn = fields.String(required=True, metadata={"description": "The turn in canonical HTN, in this position."})
+    turn = fields.Dict(required=True, metadata={"description": "The turn as a JSON object (the rules reference §11)."})
+
+
+class ViewLegalSchema(Schema):
+    count = fields.Integer(
+        required=True, metadata={"description": "The legal turns of the position (or of the Project)."}
+    )
+    cells = fields.List(fields.String(), required=True, metadata={"description": "The cells highlighted."})
+    note = fields.String(required=True, metadata={"description": "What the highlight shows, in words."})
+
+
+class ViewGameTurnSchema(Schema):
+    n = fields.Integer(required=True, metadata={"description": "1 for the first turn."})
+    htn = fields.String(required=True)
+    mover = fields.String(required=True, metadata=named_enum("PlayerId"))
+    status = fields.String(required=True, metadata={"enum": ["legal", "illegal", "not_checked"]})
+
+
+class ViewGameSchema(Schema):
+    turns = fields.List(fields.Nested(ViewGameTurnSchema), required=True)
+    at = fields.Integer(required=True, metadata={"description": "The turn open (turns + 1: the final position)."})
+    last = fields.Integer(
+        required=True, metadata={"description": "The last stop: the first illegal turn, or turns + 1."}
+    )
+    sheet = fields.String(required=True, metadata={"description": "The game's score sheet, one turn per line."})
+    message = fields.String(required=True, metadata={"description": "Where the game stands, in words."})
+
+
+class ViewSchema(Schema):
+    """``POST /v1/render/view``: the playground's view of a position (or a game's turn)."""
+
+    rules_version = fields.Constant(RULES_VERSION, required=True, metadata={"type": "string"})
+    position = fields.Nested(ViewPositionSchema, required=True)
+    history = fields.List(
+        fields.String(),
+        allow_none=True,
+        required=True,
+        metadata={"description": "The earlier positions used (HPN, oldest first); null when not known."},
+    )
+    board = fields.String(required=True, metadata={"description": "The board as SVG, as POST /v1/render draws it."})
+    shows = fields.String(
+        required=True,
+        metadata={
+            "enum": ["plain", "turn", "highlight"],
+            "description": "What the board shows: the position, the verdict of `turn`, or the legal choices.",
+        },
+    )
+    turn = fields.Nested(ViewTurnSchema, allow_none=True, required=True, metadata={"description": "The turn read."})
+    verdict = fields.Nested(VerdictSchema, allow_none=True, required=True, metadata={"description": "With check."})
+    verdict_html = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "With check: the verdict as HTML, made by the /check page's template."},
+    )
+    legal = fields.Nested(ViewLegalSchema, allow_none=True, required=True, metadata={"description": "With legal."})
+    game = fields.Nested(
+        ViewGameSchema,
+        allow_none=True,
+        required=True,
+        metadata={"description": "A game from the start position (its turns so far), or null for another position."},
+    )
+    address = fields.String(
+        required=True,
+        metadata={"description": "The playground's own link to this view, relative to it (empty: the start)."},
+    )
+    permalink = fields.String(
+        required=True,
+        metadata={"description": "The permalink of what is shown, relative to the playground: /game, /check or /."},
+    )

@@ -109,16 +109,3 @@ def test_hpn_outside_the_pattern_is_refused_with_a_reason(text):
     with pytest.raises(NotationError) as caught:
         parse_hpn(text)
     assert caught.value.message
-
-
-def test_the_playgrounds_htn_pattern_is_the_servers():
-    """The playground's score-sheet reader (a JavaScript port) judges a turn's
-    text by the server's own HTN_PATTERN, pasted into playground.js."""
-    import json
-    from pathlib import Path
-
-    from checker.notation import HTN_PATTERN
-
-    source = (Path(__file__).resolve().parents[1] / "checker" / "web" / "static" / "playground.js").read_text()
-    (literal,) = re.findall(r"^  const HTN_PATTERN = (\".*\");$", source, re.M)
-    assert json.loads(literal) == HTN_PATTERN

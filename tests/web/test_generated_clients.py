@@ -104,6 +104,7 @@ def test_the_examples_are_every_post_of_the_api():
         "/v1/validate",
         "/v1/perft",
         "/v1/render",
+        "/v1/render/view",
     }
 
 

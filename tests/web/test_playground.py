@@ -122,17 +122,21 @@ def test_page_is_html_and_references_only_local_assets(client):
     assert all("style" not in a for _, a in refs.tags)
 
 
+MODULES = ("playground.js", "view.js", "calls.js", "board.js", "turn.js", "game.js", "share.js")
+"""The playground's ES modules: playground.js is the page's one script, the others its imports."""
+
+
 def test_assets_answer_200_with_their_content_types(client):
     refs = _parse(client.get("/").get_data(as_text=True))
-    expected = {"script": "text/javascript", "link": "text/css"}
     seen = set()
-    for url, tag in _assets(refs).items():
+    for url in _assets(refs):
         if url.startswith("data:"):
             continue
         path = urljoin("/", url)  # how a browser resolves it against "/"
         resp = client.get(path)
         assert resp.status_code == 200, path
-        assert resp.mimetype == expected[tag], (path, resp.mimetype)
+        expected = "text/javascript" if path.endswith(".js") else "text/css"
+        assert resp.mimetype == expected, (path, resp.mimetype)
         assert resp.mimetype_params.get("charset") == "utf-8"
         assert resp.headers["X-Content-Type-Options"] == "nosniff"
         body = resp.get_data(as_text=True)
@@ -143,10 +147,31 @@ def test_assets_answer_200_with_their_content_types(client):
         seen.add(path)
     assert seen == {
         "/static/playground/theme.css",
-        "/static/playground/playground.js",
         "/static/playground/playground.css",
         "/static/playground/noscript.css",  # linked inside <noscript>
+        *(f"/static/playground/{name}" for name in MODULES),  # the script and its imports, preloaded
     }
+
+
+def test_the_script_is_small_es_modules_each_imported_from_beside_it(client):
+    """One module script (no build step, no framework); every module it imports, directly or not, is
+    served beside it, preloaded by the page, and at most 300 lines long."""
+    html = client.get("/").get_data(as_text=True)
+    refs = _parse(html)
+    scripts = [a for t, a in refs.tags if t == "script"]
+    assert scripts == [{"type": "module", "src": "static/playground/playground.js"}]
+    preloaded = {a["href"].rsplit("/", 1)[1] for t, a in refs.tags if t == "link" and a.get("rel") == "modulepreload"}
+    found, todo = set(), ["playground.js"]
+    while todo:
+        name = todo.pop()
+        found.add(name)
+        text = client.get(f"/static/playground/{name}").get_data(as_text=True)
+        assert text.count("\n") <= 300, f"{name}: {text.count(chr(10))} lines"
+        for imported in re.findall(r'^import [^;]*? from "\./([a-z]+\.js)";$', text, re.M):
+            if imported not in found:
+                todo.append(imported)
+    assert found == set(MODULES)
+    assert preloaded == found - {"playground.js"}
 
 
 def test_page_forbids_other_origins(client):
@@ -491,7 +516,13 @@ def test_typed_turns_and_their_errors(pg):
     pg.open()
     page = pg.page
     page.fill("#htn", "c3 -d4")
-    assert "lower d4" in page.inner_text("#turn-parts")  # the typed turn is read back
+    pg.settle()  # the typed turn is read back by the server once typing pauses
+    assert "lower d4" in page.inner_text("#turn-parts")
+    assert "chosen: Shape lower" in pg.cell("d4").get_attribute("aria-label")
+    page.fill("#htn", "c3 -d9")
+    pg.settle()
+    assert "does not parse yet" in page.inner_text("#step-hint")
+    page.fill("#htn", "c3 -d4")
     pg.check()
     # d4 is tier 0; a lower needs tier 1 or 2 (RULES §5)
     assert pg.statuses()["shape.tier-limit"] == "failed"
@@ -509,10 +540,12 @@ def test_pasted_positions(pg):
     pg.open()
     page = pg.page
     pg.load(TIER_SUM_BROKEN)
-    page.wait_for_selector("#validation tr[data-rule='position.tier-sum']")
-    row = page.locator("#validation tr[data-rule='position.tier-sum']")
-    assert row.get_attribute("data-status") == "failed" and "failed" in row.inner_text()
-    assert "Not consistent" in page.inner_text("#validation")
+    # the server's problem, each broken condition with its rule id
+    page.wait_for_selector("#validation .problem li[data-rule='position.tier-sum']")
+    row = page.locator("#validation li[data-rule='position.tier-sum']")
+    assert "the tiers add up to 2" in row.inner_text()
+    assert "not consistent" in page.inner_text("#validation")
+    assert "not loaded" in page.inner_text("#message")
     assert pg.cell("g7").get_attribute("data-tier") == "0"  # the board still shows the start
 
     # on a narrow screen the page, checklist included, still fits: no sideways scrolling

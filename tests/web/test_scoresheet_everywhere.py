@@ -1,15 +1,15 @@
 """One score-sheet reader everywhere (issue 26): the same text gives the same
 turns through the API (/v1/replay's text form), the command line
 (hexodic-check replay), the archive audit, the /game page and the playground
-(its JavaScript port of checker.scoresheet, held to the shared table of cases
-in Chromium).  The server is the real gunicorn on loopback."""
+(which sends the sheet as pasted to the server and shows what it read: the
+page has no reader of its own, issue 35).  The server is the real gunicorn on
+loopback."""
 
 from __future__ import annotations
 
 import html
 import json
 import re
-from importlib import resources
 from urllib.parse import quote
 
 import orjson
@@ -20,8 +20,6 @@ from bench.server import running_gunicorn
 from checker.tools.audit.records import judge
 from checker.tools.cli import main
 from tests.web.test_playground import _missing_browser
-
-CASES = json.loads(resources.files("checker.data").joinpath("scoresheet_cases.json").read_text(encoding="utf-8"))
 
 # Move numbers (1. and 2...), two turns to a line, ';' and a line break, spaces and a tab.
 SHEET = "1. c2 +b3 e3 +f3\n2. c3 +d4; 2... e5\t+d4\n3. a1 +a2"
@@ -57,21 +55,6 @@ def page(base):
             assert errors == []
         finally:
             browser.close()
-
-
-def test_the_playgrounds_reader_reads_every_shared_case_as_the_server_does(page):
-    got = page.evaluate(
-        """cases => cases.map(c => {
-            try {
-              return {turns: window.HexodicPlayground.readScoreSheet(c.text).map(t => [t.text, t.line, t.column])};
-            } catch (e) {
-              return {error: e.line ? {line: e.line, column: e.column, text: e.text} : null};
-            }
-        })""",
-        CASES,
-    )
-    expected = [{"turns": c["turns"]} if "turns" in c else {"error": c["error"]} for c in CASES]
-    assert got == expected
 
 
 def _http_json(base: str, path: str, body: dict) -> dict:
