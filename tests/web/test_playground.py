@@ -606,3 +606,49 @@ def test_each_check_row_links_to_the_rules_text(pg):
     assert entry.is_visible()
     assert "at least 1 step from the centre" in entry.inner_text()
     assert page.evaluate("document.querySelector(':target').id") == "place.opening-restriction"
+
+
+def _a_full_game() -> list[str]:
+    """60 legal turns from the start (the half-move limit, so the 60th ends the game by the tiebreak): at
+    each position the first legal turn, in the documented order, that does not end the game before."""
+    from checker.generate import legal_turns
+    from checker.legality import check
+    from checker.position import MAX_HALF_MOVES, Position
+
+    pos, history, turns = Position.start(), [], []
+    for n in range(MAX_HALF_MOVES):
+        verdict = next(
+            v
+            for v in (check(pos, t, history) for t in legal_turns(pos))
+            if v.legal and (not v.outcome.game.over or n == MAX_HALF_MOVES - 1)
+        )
+        turns.append(verdict.turn)
+        history.append(pos)
+        pos = verdict.outcome.position
+    return turns
+
+
+def test_a_pasted_full_game_loads_in_one_request(pg):
+    """Issue 35: the page reads no score sheet and replays nothing itself. Loading a pasted 60-turn game
+    is one request, the server's view, which reads the sheet, replays it and draws the turn it opens."""
+    turns = _a_full_game()
+    assert len(turns) == 60
+    sheet = "\n".join(f"{n // 2 + 1}. {' '.join(turns[n : n + 2])}" for n in range(0, len(turns), 2))
+    pg.open()
+    page = pg.page
+    asked: list[str] = []
+    page.on("request", lambda r: None if "/static/" in r.url else asked.append(f"{r.method} {urlsplit(r.url).path}"))
+    page.fill("#sheet", sheet)
+    pg.press("Load game")
+    assert asked == ["POST /v1/render/view"]
+    # the game as the server read it: every turn legal, the final position open (the game over by the limit)
+    assert page.locator("#record li[data-status='legal']").count() == 60
+    assert page.input_value("#sheet").split("\n") == turns
+    assert "After the last of 60 turns." in page.inner_text("#game-status")
+    assert "tiebreak" in page.inner_text("#position-status")
+    assert page.evaluate("location.search").endswith("&at=61")
+    # a step is one request too: the server replays the game and judges the turn it opens
+    asked.clear()
+    pg.press("Previous")
+    assert asked == ["POST /v1/render/view"]
+    assert "Legal" in page.inner_text("#verdict-head") and turns[-1] in page.inner_text("#verdict-head")

@@ -52,8 +52,9 @@ ALLOWED_FOR_VALID_DATA = {
     PROBLEM_TYPE + "over-budget": (),
     # one cell named twice in a cooldown or a cell map ("c3" and "C3", or "c3,c3" in HPN):
     # uniqueItems and the properties compare names, not cells; a game link's turn number
-    # past the turns it holds (no schema relates two parameters)
-    PROBLEM_TYPE + "invalid-body": ("is listed twice",),
+    # past the turns it holds (no schema relates two parameters); the same in the playground's
+    # view, and its game given with a position or a history, or its turn number without a game
+    PROBLEM_TYPE + "invalid-body": ("is listed twice", "was not checked", "final position", "with turns"),
     PROBLEM_TYPE + "invalid-query": ("is listed twice", "was not checked", "final position"),
 }
 
