@@ -157,6 +157,19 @@ class CellError(ValueError):
     """A text that is not the name of a cell."""
 
 
+def connected(seed: int, within: int) -> int:
+    """The cells of ``within`` joined to ``seed`` (a mask inside it) through neighbouring cells of
+    ``within``, as a mask: a group of stones."""
+    group = frontier = seed
+    while frontier:
+        near = 0
+        for c in cells(frontier):
+            near |= NEIGHBOUR_MASKS[c]
+        frontier = near & within & ~group
+        group |= frontier
+    return group
+
+
 def name(cell: Cell) -> str:
     """The name of a cell, e.g. ``'d4'``."""
     return NAMES[cell]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from checker import board
-from checker.board import NEIGHBOUR_MASKS, Cell, cells
+from checker.board import Cell, cells, connected
 from checker.catalogue import LINKS, end_entry
 from checker.position import MAX_HALF_MOVES, Bits, Position, other
 from checker.projects import has_legal_project
@@ -94,13 +94,7 @@ def network_group(bits: Bits, who: str) -> list[Cell]:
     on2 = bits.stones(who) & bits.tier2
     best = 0
     while on2.bit_count() > best.bit_count():
-        group = frontier = on2 & -on2
-        while frontier:
-            near = 0
-            for c in cells(frontier):
-                near |= NEIGHBOUR_MASKS[c]
-            frontier = near & on2 & ~group
-            group |= frontier
+        group = connected(on2 & -on2, on2)
         on2 &= ~group
         if group.bit_count() > best.bit_count():
             best = group

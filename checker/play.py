@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from checker import board, rules
-from checker.board import BIT, FULL, NEIGHBOUR_MASKS, SLOTS, Cell, cells, mask_of
+from checker.board import BIT, FULL, NEIGHBOUR_MASKS, SLOTS, Cell, cells, connected, mask_of
 from checker.catalogue import LINKS, capture_entry
 from checker.ending import GameResult, end_of_game
 from checker.position import Bits, PlayerState, Position, other
@@ -169,14 +169,7 @@ def echo_group(bits: Bits, target: Cell) -> int:
     """The target and every stone of its owner connected to it through
     adjacent stones of that owner, as a mask."""
     owner = bits.a if bits.a & BIT[target] else bits.b
-    group = frontier = BIT[target]
-    while frontier:
-        near = 0
-        for c in cells(frontier):
-            near |= NEIGHBOUR_MASKS[c]
-        frontier = near & owner & ~group
-        group |= frontier
-    return group
+    return connected(BIT[target], owner)
 
 
 def weigh_echo_capture(bits: Bits, mover: str, target: Cell) -> list[Weighing]:
