@@ -112,10 +112,13 @@ export function hint(turn, position, shapeKind, echoKind) {
   return "The turn is ready: Check it, pick an Echo kind to add an Echo, or Clear turn.";
 }
 
-/** At most three rule ids, then how many more: the status line stays one short line. */
+/** How many rule ids the status line shows before "and N more". */
+export const SHOWN_IDS = 3;
+
+/** At most SHOWN_IDS rule ids, then how many more: the status line stays one short line. */
 export function listShort(ids) {
-  const shown = ids.slice(0, 3).join(", ");
-  return ids.length > 3 ? `${shown} and ${ids.length - 3} more` : shown;
+  const shown = ids.slice(0, SHOWN_IDS).join(", ");
+  return ids.length > SHOWN_IDS ? `${shown} and ${ids.length - SHOWN_IDS} more` : shown;
 }
 
 /** The server's note on the legal choices, cut to its first sentence when long (for the status line). */
