@@ -1,6 +1,8 @@
 """One module decides each thing.  Each test fails when the decision shows
 up again outside the module that owns it (in the product: checker/,
-schemas/ and gunicorn.conf.py)."""
+schemas/ and gunicorn.conf.py).  The page scripts are held to the same: no rule id,
+decided reading, notation pattern or rule number in checker/web/static/*.js
+(tests/web/test_scripts.py)."""
 
 from __future__ import annotations
 
