@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
 import signal
 import time
@@ -164,46 +163,6 @@ def test_the_replaced_workers_files_were_folded_into_the_kept_ones(run):
     pids = {m.group(1) for f in run["worker_files"] if (m := re.fullmatch(r"counter_(\d+)\.db", f))}
     assert len(pids) <= 2, run["worker_files"]
     assert "counter_kept.db" in run["worker_files"] and "histogram_kept.db" in run["worker_files"]
-
-
-def _db_files(directory: Path) -> list[str]:
-    return sorted(p.name for p in directory.glob("*.db"))
-
-
-def test_reloads_and_kills_leave_the_metrics_dir_at_one_generation(tmp_path):
-    """20 reloads (SIGHUP) and 20 killed workers: the directory holds the live
-    workers' files and the kept ones, no more, and every count is kept."""
-    given = tmp_path / "metrics"
-    sent = 0
-    with running_gunicorn(PROMETHEUS_MULTIPROC_DIR=str(given)) as srv:
-        for _ in range(2):
-            assert _send(srv.port, "GET", "/healthz", None)[0] == 200
-            sent += 1
-        start = _db_files(given)
-        for i in range(40):
-            if i < 20:
-                _replace_workers(srv)
-            else:
-                victim = min(_workers(srv.proc.pid))
-                os.kill(victim, signal.SIGKILL)
-                deadline = time.monotonic() + 20
-                while victim in _workers(srv.proc.pid) or len(_workers(srv.proc.pid)) < 2:
-                    assert time.monotonic() < deadline, srv.output()
-                    time.sleep(0.1)
-            for _ in range(3):
-                assert _send(srv.port, "GET", "/healthz", None)[0] == 200
-                sent += 1
-        time.sleep(0.5)
-        workers = _workers(srv.proc.pid)
-        files = _db_files(given)
-        samples = _samples(_send(srv.metrics_port, "GET", "/metrics", None)[2].decode())
-    key = ("hexodic_http_requests_total", (("method", "GET"), ("route", "/healthz"), ("status", "200")))
-    assert samples[key] == sent + 1  # and the start-up wait's one answered /healthz (bench.server)
-    # one generation: per live worker a counter, a histogram and a gauge file, the preloading master's
-    # gauge file (the build info, set as the app is imported), and the two kept files
-    live = {str(pid) for pid in workers} | {str(srv.proc.pid)}
-    assert {f.rsplit("_", 1)[1].removesuffix(".db") for f in files} <= live | {"kept"}, (start, files)
-    assert len(files) <= 3 * 2 + 1 + 2, (start, files)
 
 
 def test_every_scrape_shows_both_loads_summed_over_the_workers(run):
