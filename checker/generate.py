@@ -26,9 +26,10 @@ agree with each other and with the judge.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from checker import rules
-from checker.board import BIT, NEIGHBOUR_MASKS, Cell, cells
+from checker.board import BIT, FULL, NEIGHBOUR_MASKS, Cell, cells
 from checker.ending import game_over_reason
 from checker.position import Bits, Position
 from checker.projects import legal_projects, project_is_legal
@@ -50,43 +51,91 @@ def after_project(bits: Bits, me: str, p: Project) -> tuple[Bits, Cell | None]:
     return bits, None
 
 
-def _branches(
-    pos: Position, project: Project | None = None
-) -> Iterator[tuple[Project, Bits, int, int, bool, int, int]]:
-    """For each legal Project (or ``project`` alone): the Project, the board after it, the raise and
-    lower cells, whether the Shape may be left out, the Echo-Capture and Echo-Lock targets (the tier
-    aside; none without a charge)."""
+class _Tiers(NamedTuple):
+    """The Echo tier rules (``echo-capture.tier``, ``echo-lock.tier``) as masks, on the tiers as they
+    stand and on the tiers each cell would have after its own raise, or its own lower.  A Shape changes
+    its own cell's tier alone, so after a Shape on ``x`` a tier rule holds off ``x`` as it stands and
+    on ``x`` as the Shape leaves it."""
+
+    capture: int
+    lock: int
+    capture_raised: int
+    lock_raised: int
+    capture_lowered: int
+    lock_lowered: int
+
+
+def _tiers(bits: Bits) -> _Tiers:
+    t1, t2 = bits.tier1, bits.tier2
+    (r1, r2), (l1, l2) = rules.shaped(t1, t2, RAISE, FULL), rules.shaped(t1, t2, LOWER, FULL)
+    return _Tiers(
+        rules.echo_capture_tier(t1, t2),
+        rules.echo_lock_tier(t2),
+        rules.echo_capture_tier(r1, r2),
+        rules.echo_lock_tier(r2),
+        rules.echo_capture_tier(l1, l2),
+        rules.echo_lock_tier(l2),
+    )
+
+
+def _every(bits: Bits, me: str) -> tuple[Bits, Bits]:
+    """The board with every cell the mover's stone, and with every cell empty (tiers and locks kept):
+    a rule decided cell by cell, asked once on each, says what it decides on a cell that a Project
+    fills with the mover's stone or empties."""
+    t1, t2, lk = bits.tier1, bits.tier2, bits.locked
+    return (Bits(FULL, 0, t1, t2, lk) if me == "A" else Bits(0, FULL, t1, t2, lk)), Bits(0, 0, t1, t2, lk)
+
+
+def _branches(pos: Position, project: Project | None = None) -> Iterator[tuple[Project, int, int, bool, int, int]]:
+    """For each legal Project (or ``project`` alone): the Project, the raise and lower cells, whether the
+    Shape may be left out, the Echo-Capture and Echo-Lock targets after it (the tier aside; none without
+    a charge).
+
+    The rules are asked once for the position, not once per Project: a Project changes the stones of
+    its from-cell and landing cell alone (and no tier, no lock), and the Shape's mandate and the
+    Echo-Lock's targets are decided cell by cell, so after it they are the position's answers off those
+    two cells and the answers of :func:`_every` board on them.  The Echo-Capture's targets are decided on
+    a cell and its neighbouring cells: they are asked again only after a Project that changes a cell
+    within one step of a candidate."""
     bits, m, me = pos.bits, pos.mover, pos.to_move
-    can_echo = rules.echo_charge(m)
-    # A Project changes no tier and no lock: the Shape's targets but its range are the same after each.
     may_raise, may_lower = rules.shape_targets(bits, m, RAISE), rules.shape_targets(bits, m, LOWER)
+    own, empty = _every(bits, me)
+    mandate = rules.mandating_cells(bits, me, FULL)
+    mandate_own, mandate_empty = rules.mandating_cells(own, me, FULL), rules.mandating_cells(empty, me, FULL)
+    can_echo = rules.echo_charge(m)
+    lock = lock_own = lock_empty = 0
+    if can_echo and rules.echo_lock_once(m):
+        lock, lock_own, lock_empty = (rules.echo_lock_cells(b, me, m) for b in (bits, own, empty))
     # A Project fills at most one cell beside a stone and empties at most one (a Move's from-cell), so
     # only an enemy stone with at most one empty neighbouring cell can be sealed after it.
-    empty = bits.empty
-    sealable = 0
+    sealable = reach = 0
     for c in cells(rules.echo_capture_enemy(bits, me)) if can_echo else ():
-        if (NEIGHBOUR_MASKS[c] & empty).bit_count() <= 1:
+        if (NEIGHBOUR_MASKS[c] & bits.empty).bit_count() <= 1:
             sealable |= BIT[c]
-    can_lock = can_echo and rules.echo_lock_once(m)
+            reach |= BIT[c] | NEIGHBOUR_MASKS[c]
+    capture = rules.echo_capture_cells(bits, me, sealable) if sealable else 0
     for p in legal_projects(pos):
         if project is not None and p != project:
             continue
-        after, landing = after_project(bits, me, p)
-        if landing is None:  # the cooldown skip: no Shape
-            raises = lowers = 0
-            optional = True
-        else:
-            near = rules.shape_range(landing)
-            raises, lowers = near & may_raise, near & may_lower
-            optional = not rules.mandating_cells(after, me, raises | lowers)
+        if type(p) is Place:
+            src, landing = 0, p.cell
+        elif type(p) is Move:
+            src, landing = BIT[p.src], p.dst
+        else:  # the cooldown skip: no Shape, the board unchanged
+            yield p, 0, 0, True, capture, lock
+            continue
+        dst = BIT[landing]
+        keep = ~(src | dst)
+        near = rules.shape_range(landing)
+        raises, lowers = near & may_raise, near & may_lower
+        mandating = (mandate & keep) | (mandate_empty & src) | (mandate_own & dst)
         yield (
             p,
-            after,
             raises,
             lowers,
-            optional,
-            rules.echo_capture_cells(after, me, sealable) if sealable else 0,
-            rules.echo_lock_cells(after, me, m) if can_lock else 0,
+            not (raises | lowers) & mandating,
+            rules.echo_capture_cells(after_project(bits, me, p)[0], me, sealable) if (src | dst) & reach else capture,
+            (lock & keep) | (lock_empty & src) | (lock_own & dst),
         )
 
 
@@ -106,10 +155,14 @@ def shapes_of(raises: int, lowers: int) -> list[Shape]:
     return out
 
 
-def _echo_targets(after: Bits, shape: Shape | None, capture: int, lock: int) -> tuple[int, int]:
+def _echo_targets(tiers: _Tiers, shape: Shape, capture: int, lock: int) -> tuple[int, int]:
     """The Echo-Capture and Echo-Lock targets after ``shape`` (the tier rules on the shaped tiers)."""
-    t1, t2 = (after.tier1, after.tier2) if shape is None else rules.shaped_by(after.tier1, after.tier2, shape)
-    return capture & rules.echo_capture_tier(t1, t2), lock & rules.echo_lock_tier(t2)
+    x = BIT[shape.cell]
+    if shape.kind == RAISE:
+        shaped_capture, shaped_lock = tiers.capture_raised, tiers.lock_raised
+    else:
+        shaped_capture, shaped_lock = tiers.capture_lowered, tiers.lock_lowered
+    return capture & ((tiers.capture & ~x) | (shaped_capture & x)), lock & ((tiers.lock & ~x) | (shaped_lock & x))
 
 
 def legal_turns(pos: Position, project: Project | None = None, shape: Shape | None = None) -> list[Turn]:
@@ -117,8 +170,9 @@ def legal_turns(pos: Position, project: Project | None = None, shape: Shape | No
     (and ``shape``) only the turns that begin with them."""
     if game_over_reason(pos) is not None:
         return []
+    tiers = _tiers(pos.bits)
     out: list[Turn] = []
-    for p, after, raises, lowers, optional, capture, lock in _branches(pos, project):
+    for p, raises, lowers, optional, capture, lock in _branches(pos, project):
         shapes: list[Shape | None] = [None, *shapes_of(raises, lowers)] if optional else list(shapes_of(raises, lowers))
         if shape is not None:
             shapes = [s for s in shapes if s == shape]
@@ -126,11 +180,11 @@ def legal_turns(pos: Position, project: Project | None = None, shape: Shape | No
             out += [_new(Turn, (p, s, None)) for s in shapes]
             continue
         targets = capture | lock
-        unshaped = _echo_targets(after, None, capture, lock)
+        unshaped = capture & tiers.capture, lock & tiers.lock
         for s in shapes:
             out.append(_new(Turn, (p, s, None)))
             # a Shape changes its own cell's tier alone: off the targets, the Echoes are the unshaped ones
-            caps, locks = _echo_targets(after, s, capture, lock) if s and BIT[s.cell] & targets else unshaped
+            caps, locks = _echo_targets(tiers, s, capture, lock) if s and BIT[s.cell] & targets else unshaped
             out += [_new(Turn, (p, s, CAPTURES[c])) for c in cells(caps)]
             out += [_new(Turn, (p, s, LOCKS[c])) for c in cells(locks)]
     return out
@@ -142,22 +196,26 @@ def count_turns(pos: Position) -> int:
     Shapes that change an Echo target's tier."""
     if game_over_reason(pos) is not None:
         return 0
+    capture_tier, lock_tier, capture_raised, lock_raised, capture_lowered, lock_lowered = _tiers(pos.bits)
     total = 0
-    for _, after, raises, lowers, optional, capture, lock in _branches(pos):
+    for _, raises, lowers, optional, capture, lock in _branches(pos):
         n = raises.bit_count() + lowers.bit_count() + optional
         targets = capture | lock
         if not targets:
             total += n
             continue
-        caps, locks = _echo_targets(after, None, capture, lock)
+        caps, locks = capture & capture_tier, lock & lock_tier
         total += n * (1 + caps.bit_count() + locks.bit_count())
-        # A Shape changes its own cell's tier alone, so only a Shape on a target can change the Echoes
-        # after it: each such cell's tier rules again, on the tiers of every such Shape made at once.
-        for kind, where in ((RAISE, raises & targets), (LOWER, lowers & targets)):
-            if where:
-                t1, t2 = rules.shaped(after.tier1, after.tier2, kind, where)
-                total += (where & capture & rules.echo_capture_tier(t1, t2)).bit_count() - (where & caps).bit_count()
-                total += (where & lock & rules.echo_lock_tier(t2)).bit_count() - (where & locks).bit_count()
+        # Only a Shape on a target can change the Echoes after it: on each such cell, the tier rules
+        # as its own Shape leaves it.
+        where = raises & targets
+        if where:
+            total += (where & capture & capture_raised).bit_count() - (where & caps).bit_count()
+            total += (where & lock & lock_raised).bit_count() - (where & locks).bit_count()
+        where = lowers & targets
+        if where:
+            total += (where & capture & capture_lowered).bit_count() - (where & caps).bit_count()
+            total += (where & lock & lock_lowered).bit_count() - (where & locks).bit_count()
     return total
 
 
@@ -192,8 +250,7 @@ def turn_is_legal(pos: Position, turn: Turn, *, game_over_checked: bool = False)
         return True
     if not rules.echo_charge(m):
         return False
+    t1, t2 = rules.shaped_by(after.tier1, after.tier2, s)
     if e.kind == CAPTURE:
-        caps, _ = _echo_targets(after, s, rules.echo_capture_cells(after, me), 0)
-        return bool(BIT[e.cell] & caps)
-    _, locks = _echo_targets(after, s, 0, rules.echo_lock_cells(after, me, m))
-    return bool(BIT[e.cell] & locks)
+        return bool(BIT[e.cell] & rules.echo_capture_cells(after, me) & rules.echo_capture_tier(t1, t2))
+    return bool(BIT[e.cell] & rules.echo_lock_cells(after, me, m) & rules.echo_lock_tier(t2))
