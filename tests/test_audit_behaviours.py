@@ -424,7 +424,7 @@ def test_the_longest_turn_text_is_read_and_one_character_more_is_not():
     assert row["status"] == "bad-record" and row["error"] == "turns[1]: HTN text longer than 64 characters"
 
 
-@pytest.mark.parametrize("start", ["", " "])
+@pytest.mark.parametrize("start", ["", " "], ids=["empty", "blank"])
 def test_an_empty_start_is_a_bad_record_naming_start(start):
     row = _row({"id": 1, "turns": ["c3 +d4"], "start": start})
     assert row["status"] == "bad-record" and row["error"].startswith("start: HPN: ") and row["checked"] == 0
