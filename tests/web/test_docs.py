@@ -187,43 +187,49 @@ def base():
         yield srv.base
 
 
-def test_docs_works_in_a_browser_under_its_csp(base):
+@pytest.fixture(scope="module")
+def browser(base):
+    """One headless Chromium for the module's browser tests; each test opens its own context."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page()
-            page.set_default_timeout(10_000)
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.add_init_script(
-                "window.__csp = []; document.addEventListener('securitypolicyviolation', "
-                "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
-            )
-            page.goto(base + "docs")
-            page.wait_for_selector("#operations-Turns-checkTurn")
-            assert page.locator(".opblock").count() >= 10
-            # grouped by resource, as openapi.yaml's tags list them, and no "default" group
-            groups = page.eval_on_selector_all(
-                ".opblock-tag-section h3 .nostyle span", "s => s.map(e => e.textContent)"
-            )
-            assert groups == [name for name, _, _ in TAGS]
-            assert page.locator("[id^='operations-default-']").count() == 0
-            # one title: the page's h1, as its <title> says it; Swagger UI's copy hidden
-            assert page.title() == page.locator("h1").inner_text()
-            assert not page.locator(".swagger-ui .info .title").is_visible()
-            page.locator("#operations-Positions-getStartPosition .opblock-summary").click()
-            page.get_by_role("button", name="Execute").click()
-            status = page.locator(
-                "#operations-Positions-getStartPosition .live-responses-table tbody .response-col_status"
-            )
-            status.first.wait_for()
-            assert re.match(r"\s*200\b", status.first.inner_text())
-            assert page.evaluate("window.__csp") == []
-            assert errors == []
+            yield b
         finally:
-            browser.close()
+            b.close()
+
+
+def test_docs_works_in_a_browser_under_its_csp(base, browser):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.add_init_script(
+            "window.__csp = []; document.addEventListener('securitypolicyviolation', "
+            "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
+        )
+        page.goto(base + "docs")
+        page.wait_for_selector("#operations-Turns-checkTurn")
+        assert page.locator(".opblock").count() >= 10
+        # grouped by resource, as openapi.yaml's tags list them, and no "default" group
+        groups = page.eval_on_selector_all(".opblock-tag-section h3 .nostyle span", "s => s.map(e => e.textContent)")
+        assert groups == [name for name, _, _ in TAGS]
+        assert page.locator("[id^='operations-default-']").count() == 0
+        # one title: the page's h1, as its <title> says it; Swagger UI's copy hidden
+        assert page.title() == page.locator("h1").inner_text()
+        assert not page.locator(".swagger-ui .info .title").is_visible()
+        page.locator("#operations-Positions-getStartPosition .opblock-summary").click()
+        page.get_by_role("button", name="Execute").click()
+        status = page.locator("#operations-Positions-getStartPosition .live-responses-table tbody .response-col_status")
+        status.first.wait_for()
+        assert re.match(r"\s*200\b", status.first.inner_text())
+        assert page.evaluate("window.__csp") == []
+        assert errors == []
+    finally:
+        context.close()
 
 
 def _fits(page) -> None:
@@ -233,43 +239,39 @@ def _fits(page) -> None:
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("width", WIDTHS)
-def test_docs_fits_the_screen_and_axe_finds_nothing_serious(base, width, scheme):
+def test_docs_fits_the_screen_and_axe_finds_nothing_serious(base, browser, width, scheme):
     """At a phone's and a desktop's width, light and dark: the viewport tag, no
     sideways scrolling and no serious or critical axe-core finding, on load and
     with an operation open for "Try it out" (its request body's textarea shown).
     Nothing of swagger-ui's is excluded: its colours and markup are set by
     static/docs.css and static/docs.js."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": width, "height": 812}, color_scheme=scheme)
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            page.goto(base + "docs")
-            page.wait_for_selector("#api-index")
-            if width < 881:  # on a phone Swagger UI loads when asked; the page's own list is there at once
-                assert page.locator(".swagger-ui").count() == 0
-                _fits(page)
-                assert_accessible(page)
-                page.click("#open-swagger")
-            page.wait_for_selector("#operations-Turns-checkTurn")
-            assert "width=device-width" in page.locator('meta[name="viewport"]').get_attribute("content")
-            assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+    context = browser.new_context(viewport={"width": width, "height": 812}, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(base + "docs")
+        page.wait_for_selector("#api-index")
+        if width < 881:  # on a phone Swagger UI loads when asked; the page's own list is there at once
+            assert page.locator(".swagger-ui").count() == 0
             _fits(page)
             assert_accessible(page)
-            operation = page.locator("#operations-Turns-checkTurn")
-            operation.locator(".opblock-summary").click()
-            try_out = operation.locator(".try-out__btn")  # open already (tryItOutEnabled): close it, press it
-            assert try_out.inner_text().strip() == "Cancel"
-            try_out.click()
-            assert try_out.inner_text().strip() == "Try it out"
-            try_out.click()
-            body = operation.locator("textarea.body-param__text")
-            body.wait_for()
-            assert body.get_attribute("aria-label") == "Request body (JSON)"
-            _fits(page)
-            assert_accessible(page)
-        finally:
-            browser.close()
+            page.click("#open-swagger")
+        page.wait_for_selector("#operations-Turns-checkTurn")
+        assert "width=device-width" in page.locator('meta[name="viewport"]').get_attribute("content")
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+        _fits(page)
+        assert_accessible(page)
+        operation = page.locator("#operations-Turns-checkTurn")
+        operation.locator(".opblock-summary").click()
+        try_out = operation.locator(".try-out__btn")  # open already (tryItOutEnabled): close it, press it
+        assert try_out.inner_text().strip() == "Cancel"
+        try_out.click()
+        assert try_out.inner_text().strip() == "Try it out"
+        try_out.click()
+        body = operation.locator("textarea.body-param__text")
+        body.wait_for()
+        assert body.get_attribute("aria-label") == "Request body (JSON)"
+        _fits(page)
+        assert_accessible(page)
+    finally:
+        context.close()
