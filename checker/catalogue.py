@@ -23,11 +23,15 @@ writes ``docs/rules.md`` and the ``/rules`` page), ``GET /v1/rules`` and
 
 Texts are plain sentences, ready for a terminal, a JSON answer or a page;
 the reference links the ids and D-n they name.
+
+A check's words are here too (:data:`WORDS`): for each outcome of a rule,
+what it requires and what the board shows, as templates that the judge
+(:mod:`checker.legality`) fills with the facts of the board.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 __all__ = [
@@ -42,6 +46,8 @@ __all__ = [
     "LINKS",
     "REFERENCE_PATH",
     "rule_url",
+    "Words",
+    "WORDS",
     "capture_entry",
     "end_entry",
     "STEP_PLACE",
@@ -683,3 +689,154 @@ def capture_entry(kind: str) -> RuleEntry:
 def end_entry(reason: str) -> RuleEntry:
     """The entry of an end-of-game reason (takeover … tiebreak)."""
     return ENDINGS[f"end.{reason}"]
+
+
+# ---------------------------------------------------------- a check's words --
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A rule's words in a check: for each outcome (``passed``, ``failed``,
+    ``not_applicable``, or one of them with ``:<variant>``), what the board
+    shows, and what the rule requires (looked up by the outcome, then by its
+    status; none for most passes).  Templates for :func:`checker.wording.fill`."""
+
+    shows: dict[str, str]
+    requires: dict[str, str] = field(default_factory=dict)
+
+    def of(self, outcome: str) -> tuple[str, str]:
+        """(requires, shows) for ``outcome``."""
+        status = outcome.partition(":")[0]
+        return self.requires.get(outcome, self.requires.get(status, "")), self.shows[outcome]
+
+
+_OPENING = "{me}'s first Place must be at least 1 step from the centre"
+_COOLDOWN = (
+    "{me}'s capture cooldown ({cooldown}): {me}'s next Place must be at least 2 steps from every cell "
+    "where {me}'s stones were captured"
+)
+
+WORDS: dict[str, Words] = {
+    "place.reserve": Words(
+        {
+            "passed": "{me} has {reserve:stone} in reserve",
+            "failed": "{me}'s reserve is empty, so the Project must be a Move",
+        },
+        {"failed": "A Place needs a stone in reserve"},
+    ),
+    "place.empty": Words({"passed": "{c} is empty", "failed": "{holds}"}, {"failed": "A Place needs an empty cell"}),
+    "place.unlocked": Words(
+        {"passed": "{c} is not locked", "failed": "{c} is locked"}, {"failed": "A locked cell can never be Placed onto"}
+    ),
+    "place.opening-restriction": Words(
+        {
+            "not_applicable": "{me} has made their first Place already; the opening restriction applies only to "
+            "the first Place",
+            "failed": "d4 is the centre",
+            "passed": "{c} is {steps:step} from d4",
+        },
+        {"failed": _OPENING, "passed": _OPENING},
+    ),
+    "place.cooldown": Words(
+        {"not_applicable": "{me} has no capture cooldown", "failed": "{c} is {near}", "passed": "{c} is {far}"},
+        {"failed": _COOLDOWN, "passed": _COOLDOWN},
+    ),
+    "move.reserve-empty": Words(
+        {
+            "passed": "{me}'s reserve is empty, so the Project may be a Move",
+            "failed": "{me} still has {reserve:stone} in reserve, so the Project must be a Place",
+            "failed:skip": "{me} still has {reserve:stone} in reserve, so the Project must be a Place "
+            "(and here the capture cooldown skips the Project)",
+        },
+        {"failed": "A Move is only available once the reserve is empty"},
+    ),
+    "move.own-stone": Words(
+        {"passed": "{a} holds {me}'s stone", "failed": "{holds}"}, {"failed": "A Move steps one of {me}'s own stones"}
+    ),
+    "move.adjacent": Words(
+        {
+            "passed": "{b} is a neighbour of {a}",
+            "failed": "{b} is {d} steps from {a}",
+            "failed:same": "{b} is {a} itself",
+        },
+        {"failed": "A Move goes to one of the six neighbouring cells"},
+    ),
+    "shape.skipped": Words(
+        {"passed": "The Project is skipped, so the Shape is skipped too", "failed": "{shape} was given"},
+        {"failed": "When the Project is skipped the Shape is skipped too"},
+    ),
+    "shape.range": Words(
+        {
+            "passed": "{c} is {d:step} from the landing cell {landing} (at most 2)",
+            "passed:landing": "{c} is the landing cell (at most 2)",
+            "failed": "{c} is {d} steps from it",
+        },
+        {"failed": "A Shape must be within 2 steps of the landing cell {landing}"},
+    ),
+    "shape.unlocked": Words(
+        {"passed": "{c} is not locked", "failed": "{c} is locked"}, {"failed": "A locked cell can never be Shaped"}
+    ),
+    "shape.tier-limit": Words(
+        {
+            "passed": "{c} is Tier {t}; the {kind} makes it Tier {after}",
+            "failed:raise": "{c} is already Tier {t}",
+            "failed:lower": "{c} is Tier 0",
+        },
+        {"failed:raise": "A raise needs Tier 0 or 1", "failed:lower": "A lower needs Tier 1 or 2"},
+    ),
+    "shape.lowering-budget": Words(
+        {
+            "not_applicable": "A raise does not use the lowering budget ({me} has {lowers} of 6 lowers left)",
+            "passed": "{me} has {lowers} of 6 lowers left; this lower uses one, leaving {left}",
+            "failed": "{me} has used the whole lowering budget (0 of 6 lowers left)",
+        },
+        {"failed": "A lower needs at least 1 lower left"},
+    ),
+    "echo.charge": Words(
+        {
+            "not_applicable": "No Echo was declared; the Echo is optional ({me} has {charges:charge} left)",
+            "passed": "{me} has {charges:charge}; the Echo spends one, leaving {left}",
+            "failed": "{me} has none left, and charges never come back",
+        },
+        {"failed": "An Echo needs a charge"},
+    ),
+    "echo-capture.enemy": Words(
+        {"passed": "{after}{c} holds {enemy}'s stone", "failed": "{after}{holds}"},
+        {"failed": "An Echo-Capture targets an enemy stone"},
+    ),
+    "echo-capture.sealed": Words(
+        {
+            "passed": "{c} has no empty neighbouring cell",
+            "failed": "{c} has empty neighbours: {empty}",
+            "failed:one": "{c} has an empty neighbour: {empty}",
+        },
+        {"failed": "An Echo-Capture target must have no empty neighbouring cell"},
+    ),
+    "echo-capture.tier": Words(
+        {"passed": "{tier}", "failed": "{tier}"}, {"failed": "An Echo-Capture target must stand on Tier 1 or 2"}
+    ),
+    "echo-capture.contact": Words(
+        {
+            "passed": "{me}'s stones on {mine} are adjacent to {c}",
+            "passed:one": "{me}'s stone on {mine} is adjacent to {c}",
+            "failed": "none of {c}'s neighbours holds one",
+        },
+        {"failed": "An Echo-Capture needs at least one of {me}'s stones adjacent to the target"},
+    ),
+    "echo-lock.once": Words(
+        {
+            "passed": "{me} has not Echo-Locked before in this game",
+            "failed": "{me} has already used the Echo-Lock, {earlier}",
+        },
+        {"failed": "Each player may Echo-Lock once per game"},
+    ),
+    "echo-lock.own-stone": Words(
+        {"passed": "{after}{c} holds {me}'s stone", "failed": "{after}{holds}"},
+        {"failed": "An Echo-Lock targets a cell occupied by {me}'s own stone"},
+    ),
+    "echo-lock.tier": Words({"passed": "{tier}", "failed": "{tier}"}, {"failed": "An Echo-Lock needs a Tier-2 cell"}),
+    "echo-lock.unlocked": Words(
+        {"passed": "{c} is not locked yet", "failed": "{c} is locked"},
+        {"failed": "An Echo-Lock target must not be locked already"},
+    ),
+}

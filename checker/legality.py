@@ -39,6 +39,7 @@ from checker.catalogue import (
     STEP_PLACE,
     STEP_POSITION,
     STEP_SHAPE,
+    WORDS,
 )
 from checker.ending import GameResult, describe_game_over, game_over_reason, game_status
 from checker.generate import legal_turns, shapes_of
@@ -47,7 +48,7 @@ from checker.play import CaptureKind, EventType, Outcome, apply
 from checker.position import MAX_HALF_MOVES, Bits, Position, Problem, other
 from checker.projects import place_cells, skip_applies
 from checker.turn import CAPTURE, LOWER, RAISE, Move, Place, Shape, Skip, Turn
-from checker.wording import and_list, plural
+from checker.wording import and_list, fill, plural
 
 __all__ = [
     "Status",
@@ -154,13 +155,6 @@ class InconsistentPosition(ValueError):
         self.problems = problems
 
 
-def _holds(stones: Sequence[str | None], cell: Cell, me: str, own: str = " own") -> str:
-    s = stones[cell]
-    if s is None:
-        return f"{N(cell)} is empty"
-    return f"{N(cell)} holds {me}'s{own} stone" if s == me else f"{N(cell)} holds {s}'s stone"
-
-
 def _list(cells: Iterable[Cell], last: str = "and") -> str:
     return and_list(board.names(cells), last)
 
@@ -182,6 +176,7 @@ class _Judge:
         self.project_step = STEP_PLACE if self.m.reserve > 0 else STEP_MOVE  # D-15
         self.shaped: Shape | None = None  # this turn's Shape, once it has changed a tier
         self.checks: list[Check] = []
+        self.cooldown = _list(self.m.cooldown) if self.m.cooldown else ""
 
     def add(
         self, rule: str, step: str, ok: bool | None, shows: str, cells: Iterable[Cell] = (), requires: str = ""
@@ -192,20 +187,37 @@ class _Judge:
             Check(rule, step, status, tuple([NAMES[c] for c in cells]), compose(requires, shows), requires, shows)
         )
 
+    def say(
+        self, rule: str, step: str, ok: bool | None, cells: Iterable[Cell] = (), how: str = "", **facts: object
+    ) -> None:
+        """Record a check in its rule's words (:data:`~checker.catalogue.WORDS`) for the outcome
+        (``how`` names a variant), filled with the facts of the board."""
+        status = NOT_APPLICABLE if ok is None else PASSED if ok else FAILED
+        requires, shows = WORDS[rule].of(f"{status}:{how}" if how else status)
+        facts.update(me=self.me, enemy=self.enemy, cooldown=self.cooldown)
+        self.add(rule, step, ok, fill(shows, **facts), cells, fill(requires, **facts))
+
     def bits(self) -> Bits:
         """The board as it stands now, as masks: what the rules (:mod:`checker.rules`) decide on."""
         return self._bits
 
     # ------------------------------------------- facts after earlier steps --
 
-    def _after_project(self, c: Cell, fact: str) -> str:
-        """``fact`` about ``c``'s stone, saying so when this turn's Project changed it
-        (the board the player sees still shows it as it was)."""
+    def _holds(self, c: Cell) -> str:
+        """What ``c`` holds now: "c3 is empty", "c3 holds A's own stone" (the mover's), "c3 holds B's stone"."""
+        s = self.stones[c]
+        if s is None:
+            return f"{N(c)} is empty"
+        return f"{N(c)} holds {s}'s own stone" if s == self.me else f"{N(c)} holds {s}'s stone"
+
+    def _after_project(self, c: Cell) -> str:
+        """ "after the Place on d4, " when this turn's Project changed ``c``'s stone (the board the
+        player sees still shows it as it was); otherwise nothing."""
         if self.stones[c] == self.pos.stones[c]:
-            return fact
+            return ""
         p = self.turn.project
         step = f"the Place on {N(p.cell)}" if isinstance(p, Place) else f"the Move {project_to_htn(p, self.pos)}"
-        return f"after {step}, {fact}"
+        return f"after {step}, "
 
     def _tier(self, c: Cell) -> str:
         """ "c3 is Tier 1", or "after the Shape -c3, c3 is Tier 1" when this turn's Shape changed it."""
@@ -323,68 +335,25 @@ class _Judge:
 
     def place(self, c: Cell) -> None:
         me, m, step, stones = self.me, self.m, self.project_step, self.stones
-        bits = self.bits()
-        if rules.place_reserve(m):
-            self.add("place.reserve", step, True, f"{me} has {plural(m.reserve, 'stone')} in reserve")
-        else:
-            self.add(
-                "place.reserve",
-                step,
-                False,
-                f"{me}'s reserve is empty, so the Project must be a Move",
-                requires="A Place needs a stone in reserve",
-            )
-        if BIT[c] & rules.place_empty(bits):
-            self.add("place.empty", step, True, f"{N(c)} is empty", [c])
-        else:
-            self.add("place.empty", step, False, _holds(stones, c, me), [c], requires="A Place needs an empty cell")
-        if BIT[c] & rules.place_unlocked(bits):
-            self.add("place.unlocked", step, True, f"{N(c)} is not locked", [c])
-        else:
-            self.add(
-                "place.unlocked",
-                step,
-                False,
-                f"{N(c)} is locked",
-                [c],
-                requires="A locked cell can never be Placed onto",
-            )
-        opening = f"{me}'s first Place must be at least 1 step from the centre"
-        if m.placed:
-            self.add(
-                "place.opening-restriction",
-                step,
-                None,
-                f"{me} has made their first Place already; the opening restriction applies only to the first Place",
-            )
-        elif not BIT[c] & rules.place_opening_restriction(m):
-            self.add("place.opening-restriction", step, False, "d4 is the centre", [c], requires=opening)
-        else:
-            self.add(
-                "place.opening-restriction",
-                step,
-                True,
-                f"{N(c)} is {plural(STEPS[c][CENTRE], 'step')} from d4",
-                [c],
-                requires=opening,
-            )
+        bits, name = self.bits(), N(c)
+        self.say("place.reserve", step, rules.place_reserve(m), reserve=m.reserve)
+        self.say("place.empty", step, bool(BIT[c] & rules.place_empty(bits)), [c], c=name, holds=self._holds(c))
+        self.say("place.unlocked", step, bool(BIT[c] & rules.place_unlocked(bits)), [c], c=name)
+        opening = None if m.placed else bool(BIT[c] & rules.place_opening_restriction(m))
+        self.say(
+            "place.opening-restriction", step, opening, [] if opening is None else [c], c=name, steps=STEPS[c][CENTRE]
+        )
         if not m.cooldown:
-            self.add("place.cooldown", step, None, f"{me} has no capture cooldown")
+            self.say("place.cooldown", step, None)
         else:
             cd = sorted(m.cooldown)
             close = [k for k in cd if STEPS[c][k] < 2]
-            rule = (
-                f"{self._cooldown_text()}: {me}'s next Place must be at least 2 steps from every cell "
-                f"where {me}'s stones were captured"
+            ok = bool(BIT[c] & rules.place_cooldown(m))
+            near = ", ".join(
+                f"{plural(STEPS[c][k], 'step')} from {N(k)}" if STEPS[c][k] else f"on {N(k)} itself" for k in close
             )
-            if not BIT[c] & rules.place_cooldown(m):
-                facts = ", ".join(
-                    f"{plural(STEPS[c][k], 'step')} from {N(k)}" if STEPS[c][k] else f"on {N(k)} itself" for k in close
-                )
-                self.add("place.cooldown", step, False, f"{N(c)} is {facts}", [c, *close], requires=rule)
-            else:
-                facts = ", ".join(f"{STEPS[c][k]} from {N(k)}" for k in cd)
-                self.add("place.cooldown", step, True, f"{N(c)} is {facts}", [c, *cd], requires=rule)
+            far = ", ".join(f"{STEPS[c][k]} from {N(k)}" for k in cd)
+            self.say("place.cooldown", step, ok, [c, *(cd if ok else close)], c=name, near=near, far=far)
         if stones[c] is None:  # D-14: a Place puts the stone only on an empty cell
             stones[c] = me
             self._bits = rules.placed(bits, me, c)
@@ -392,37 +361,13 @@ class _Judge:
     def move(self, a: Cell, b: Cell, skip: bool) -> None:
         me, m, step, stones, tiers = self.me, self.m, self.project_step, self.stones, self.tiers
         bits = self.bits()
-        if rules.move_reserve_empty(m):
-            self.add("move.reserve-empty", step, True, f"{me}'s reserve is empty, so the Project may be a Move")
-        else:
-            extra = " (and here the capture cooldown skips the Project)" if skip else ""
-            self.add(
-                "move.reserve-empty",
-                step,
-                False,
-                f"{me} still has {plural(m.reserve, 'stone')} in reserve, so the Project must be a Place{extra}",
-                requires="A Move is only available once the reserve is empty",
-            )
+        ok = rules.move_reserve_empty(m)
+        self.say("move.reserve-empty", step, ok, how="skip" if skip and not ok else "", reserve=m.reserve)
         own = bool(BIT[a] & rules.move_own_stone(bits, me))
-        if own:
-            self.add("move.own-stone", step, True, f"{N(a)} holds {me}'s stone", [a])
-        else:
-            self.add(
-                "move.own-stone",
-                step,
-                False,
-                _holds(stones, a, me, own=""),
-                [a],
-                requires=f"A Move steps one of {me}'s own stones",
-            )
-        if BIT[b] & rules.move_adjacent(a):
-            self.add("move.adjacent", step, True, f"{N(b)} is a neighbour of {N(a)}", [a, b])
-        else:
-            d = STEPS[a][b]
-            fact = f"{N(b)} is {N(a)} itself" if d == 0 else f"{N(b)} is {d} steps from {N(a)}"
-            self.add(
-                "move.adjacent", step, False, fact, [a, b], requires="A Move goes to one of the six neighbouring cells"
-            )
+        self.say("move.own-stone", step, own, [a], a=N(a), holds=self._holds(a))
+        d = STEPS[a][b]
+        ok = bool(BIT[b] & rules.move_adjacent(a))
+        self.say("move.adjacent", step, ok, [a, b], how="same" if d == 0 else "", a=N(a), b=N(b), d=d)
         sb = stones[b]
         lock_note = f" ({N(b)} is locked; a Move onto a locked cell is legal)" if self.locked[b] else ""
         reachable = bool(BIT[b] & rules.move_destination(bits, me, a))
@@ -473,17 +418,7 @@ class _Judge:
             self.shape_given(turn.shape, landing)
 
     def shape_on_skip(self, s: Shape | None) -> None:
-        if s is None:
-            self.add("shape.skipped", STEP_SHAPE, True, "The Project is skipped, so the Shape is skipped too")
-        else:
-            self.add(
-                "shape.skipped",
-                STEP_SHAPE,
-                False,
-                f"{shape_to_htn(s)} was given",
-                [s.cell],
-                requires="When the Project is skipped the Shape is skipped too",
-            )
+        self.say("shape.skipped", STEP_SHAPE, s is None, [] if s is None else [s.cell], shape=s and shape_to_htn(s))
 
     def shape_left_out(self, landing: Cell) -> None:
         me, m, tiers, stones = self.me, self.m, self.tiers, self.stones
@@ -544,88 +479,41 @@ class _Judge:
         return f"of the {plural(len(near), 'cell')} within 2 steps of {N(landing)}, {'; '.join(parts)}"
 
     def shape_given(self, s: Shape, landing: Cell) -> None:
-        me, m, tiers, locked = self.me, self.m, self.tiers, self.locked
+        m, tiers, locked = self.m, self.tiers, self.locked
         bits = self.bits()
-        c = s.cell
+        c, name = s.cell, N(s.cell)
         d = STEPS[landing][c]
-        if BIT[c] & rules.shape_range(landing):
-            at = "is the landing cell" if d == 0 else f"is {plural(d, 'step')} from the landing cell {N(landing)}"
-            self.add("shape.range", STEP_SHAPE, True, f"{N(c)} {at} (at most 2)", [c, landing])
-        else:
-            self.add(
-                "shape.range",
-                STEP_SHAPE,
-                False,
-                f"{N(c)} is {d} steps from it",
-                [c, landing],
-                requires=f"A Shape must be within 2 steps of the landing cell {N(landing)}",
-            )
-        if BIT[c] & rules.shape_unlocked(bits):
-            self.add("shape.unlocked", STEP_SHAPE, True, f"{N(c)} is not locked", [c])
-        else:
-            self.add(
-                "shape.unlocked",
-                STEP_SHAPE,
-                False,
-                f"{N(c)} is locked",
-                [c],
-                requires="A locked cell can never be Shaped",
-            )
+        ok = bool(BIT[c] & rules.shape_range(landing))
+        self.say(
+            "shape.range",
+            STEP_SHAPE,
+            ok,
+            [c, landing],
+            how="landing" if ok and d == 0 else "",
+            c=name,
+            d=d,
+            landing=N(landing),
+        )
+        self.say("shape.unlocked", STEP_SHAPE, bool(BIT[c] & rules.shape_unlocked(bits)), [c], c=name)
         t = tiers[c]
         raise_ = s.kind == RAISE
-        if raise_:
-            tier_ok = bool(BIT[c] & rules.shape_tier_limit(RAISE, bits.tier1, bits.tier2))
-            if tier_ok:
-                self.add(
-                    "shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the raise makes it Tier {t + 1}", [c]
-                )
-            else:
-                self.add(
-                    "shape.tier-limit",
-                    STEP_SHAPE,
-                    False,
-                    f"{N(c)} is already Tier {t}",
-                    [c],
-                    requires="A raise needs Tier 0 or 1",
-                )
-            self.add(
-                "shape.lowering-budget",
-                STEP_SHAPE,
-                None,
-                f"A raise does not use the lowering budget ({me} has {m.lowers_left} of 6 lowers left)",
-            )
-        else:
-            tier_ok = bool(BIT[c] & rules.shape_tier_limit(LOWER, bits.tier1, bits.tier2))
-            if tier_ok:
-                self.add(
-                    "shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the lower makes it Tier {t - 1}", [c]
-                )
-            else:
-                self.add(
-                    "shape.tier-limit",
-                    STEP_SHAPE,
-                    False,
-                    f"{N(c)} is Tier 0",
-                    [c],
-                    requires="A lower needs Tier 1 or 2",
-                )
-            if rules.shape_lowering_budget(LOWER, m):
-                self.add(
-                    "shape.lowering-budget",
-                    STEP_SHAPE,
-                    True,
-                    f"{me} has {m.lowers_left} of 6 lowers left; this lower uses one, leaving {m.lowers_left - 1}",
-                )
-            else:
-                self.add(
-                    "shape.lowering-budget",
-                    STEP_SHAPE,
-                    False,
-                    f"{me} has used the whole lowering budget (0 of 6 lowers left)",
-                    requires="A lower needs at least 1 lower left",
-                )
+        tier_ok = bool(BIT[c] & rules.shape_tier_limit(s.kind, bits.tier1, bits.tier2))
+        after = t + 1 if raise_ else t - 1
+        self.say(
+            "shape.tier-limit",
+            STEP_SHAPE,
+            tier_ok,
+            [c],
+            how="" if tier_ok else s.kind,
+            c=name,
+            t=t,
+            kind=s.kind,
+            after=after,
+        )
+        budget = None if raise_ else rules.shape_lowering_budget(LOWER, m)
+        self.say("shape.lowering-budget", STEP_SHAPE, budget, lowers=m.lowers_left, left=m.lowers_left - 1)
         if not locked[c] and tier_ok:  # D-14: the Shape changes the tier when it can
-            tiers[c] = t + 1 if raise_ else t - 1
+            tiers[c] = after
             self.shaped = s
             t1, t2 = rules.shaped_by(bits.tier1, bits.tier2, s)
             self._bits = bits._replace(tier1=t1, tier2=t2)
@@ -633,30 +521,11 @@ class _Judge:
     # ------------------------------------------------------------ echo --
 
     def echo(self) -> None:
-        e, me, m = self.turn.echo, self.me, self.m
+        e, m = self.turn.echo, self.m
+        ok = None if e is None else rules.echo_charge(m)
+        self.say("echo.charge", STEP_ECHO, ok, charges=m.charges, left=m.charges - 1)
         if e is None:
-            self.add(
-                "echo.charge",
-                STEP_ECHO,
-                None,
-                f"No Echo was declared; the Echo is optional ({me} has {plural(m.charges, 'charge')} left)",
-            )
             return
-        if rules.echo_charge(m):
-            self.add(
-                "echo.charge",
-                STEP_ECHO,
-                True,
-                f"{me} has {plural(m.charges, 'charge')}; the Echo spends one, leaving {m.charges - 1}",
-            )
-        else:
-            self.add(
-                "echo.charge",
-                STEP_ECHO,
-                False,
-                f"{me} has none left, and charges never come back",
-                requires="An Echo needs a charge",
-            )
         if e.kind == CAPTURE:
             self.echo_capture(e.cell)
         else:
@@ -664,106 +533,44 @@ class _Judge:
 
     def echo_capture(self, c: Cell) -> None:
         # One check per rule, each decided by checker.rules, which the generator and the count use too.
-        me, enemy, stones = self.me, self.enemy, self.stones
-        bits, cell = self.bits(), BIT[c]
-        if cell & rules.echo_capture_enemy(bits, me):
-            self.add(
-                "echo-capture.enemy", STEP_ECHO, True, self._after_project(c, f"{N(c)} holds {enemy}'s stone"), [c]
-            )
-        else:
-            self.add(
-                "echo-capture.enemy",
-                STEP_ECHO,
-                False,
-                self._after_project(c, _holds(stones, c, me)),
-                [c],
-                requires="An Echo-Capture targets an enemy stone",
-            )
+        me, stones = self.me, self.stones
+        bits, cell, name = self.bits(), BIT[c], N(c)
+        ok = bool(cell & rules.echo_capture_enemy(bits, me))
+        self.say("echo-capture.enemy", STEP_ECHO, ok, [c], c=name, after=self._after_project(c), holds=self._holds(c))
         empty = [n for n in NEIGHBOURS[c] if stones[n] is None]
-        if rules.echo_capture_sealed(bits, cell):
-            self.add("echo-capture.sealed", STEP_ECHO, True, f"{N(c)} has no empty neighbouring cell", [c])
-        else:
-            self.add(
-                "echo-capture.sealed",
-                STEP_ECHO,
-                False,
-                f"{N(c)} has {'an empty neighbour' if len(empty) == 1 else 'empty neighbours'}: {_list(empty)}",
-                [c, *empty],
-                requires="An Echo-Capture target must have no empty neighbouring cell",
-            )
-        if cell & rules.echo_capture_tier(bits.tier1, bits.tier2):
-            self.add("echo-capture.tier", STEP_ECHO, True, self._tier(c), [c])
-        else:
-            self.add(
-                "echo-capture.tier",
-                STEP_ECHO,
-                False,
-                self._tier(c),
-                [c],
-                requires="An Echo-Capture target must stand on Tier 1 or 2",
-            )
+        ok = bool(rules.echo_capture_sealed(bits, cell))
+        how = "one" if len(empty) == 1 else ""
+        self.say(
+            "echo-capture.sealed",
+            STEP_ECHO,
+            ok,
+            [c] if ok else [c, *empty],
+            how="" if ok else how,
+            c=name,
+            empty=empty and _list(empty),
+        )
+        self.say(
+            "echo-capture.tier",
+            STEP_ECHO,
+            bool(cell & rules.echo_capture_tier(bits.tier1, bits.tier2)),
+            [c],
+            tier=self._tier(c),
+        )
         mine = [n for n in NEIGHBOURS[c] if stones[n] == me]
-        if rules.echo_capture_contact(bits, me, cell):
-            self.add(
-                "echo-capture.contact",
-                STEP_ECHO,
-                True,
-                f"{me}'s stone{'s' if len(mine) > 1 else ''} on {_list(mine)} "
-                f"{'are' if len(mine) > 1 else 'is'} adjacent to {N(c)}",
-                [c, *mine],
-            )
-        else:
-            self.add(
-                "echo-capture.contact",
-                STEP_ECHO,
-                False,
-                f"none of {N(c)}'s neighbours holds one",
-                [c],
-                requires=f"An Echo-Capture needs at least one of {me}'s stones adjacent to the target",
-            )
+        ok = bool(rules.echo_capture_contact(bits, me, cell))
+        how = "one" if ok and len(mine) == 1 else ""
+        self.say("echo-capture.contact", STEP_ECHO, ok, [c, *mine], how=how, c=name, mine=mine and _list(mine))
 
     def echo_lock(self, c: Cell) -> None:
         # One check per rule, each decided by checker.rules, which the generator and the count use too.
-        me, m, stones = self.me, self.m, self.stones
-        bits, cell = self.bits(), BIT[c]
-        if rules.echo_lock_once(m):
-            self.add("echo-lock.once", STEP_ECHO, True, f"{me} has not Echo-Locked before in this game")
-        else:
-            self.add(
-                "echo-lock.once",
-                STEP_ECHO,
-                False,
-                f"{me} has already used the Echo-Lock, {self._earlier_lock()}",
-                requires="Each player may Echo-Lock once per game",
-            )
-        if cell & rules.echo_lock_own_stone(bits, me):
-            self.add("echo-lock.own-stone", STEP_ECHO, True, self._after_project(c, f"{N(c)} holds {me}'s stone"), [c])
-        else:
-            self.add(
-                "echo-lock.own-stone",
-                STEP_ECHO,
-                False,
-                self._after_project(c, _holds(stones, c, me)),
-                [c],
-                requires=f"An Echo-Lock targets a cell occupied by {me}'s own stone",
-            )
-        if cell & rules.echo_lock_tier(bits.tier2):
-            self.add("echo-lock.tier", STEP_ECHO, True, self._tier(c), [c])
-        else:
-            self.add(
-                "echo-lock.tier", STEP_ECHO, False, self._tier(c), [c], requires="An Echo-Lock needs a Tier-2 cell"
-            )
-        if cell & rules.echo_lock_unlocked(bits):
-            self.add("echo-lock.unlocked", STEP_ECHO, True, f"{N(c)} is not locked yet", [c])
-        else:
-            self.add(
-                "echo-lock.unlocked",
-                STEP_ECHO,
-                False,
-                f"{N(c)} is locked",
-                [c],
-                requires="An Echo-Lock target must not be locked already",
-            )
+        me, m = self.me, self.m
+        bits, cell, name = self.bits(), BIT[c], N(c)
+        ok = rules.echo_lock_once(m)
+        self.say("echo-lock.once", STEP_ECHO, ok, earlier="" if ok else self._earlier_lock())
+        ok = bool(cell & rules.echo_lock_own_stone(bits, me))
+        self.say("echo-lock.own-stone", STEP_ECHO, ok, [c], c=name, after=self._after_project(c), holds=self._holds(c))
+        self.say("echo-lock.tier", STEP_ECHO, bool(cell & rules.echo_lock_tier(bits.tier2)), [c], tier=self._tier(c))
+        self.say("echo-lock.unlocked", STEP_ECHO, bool(cell & rules.echo_lock_unlocked(bits)), [c], c=name)
 
     def _earlier_lock(self) -> str:
         """Where the mover Echo-Locked before, when the position (or the history) shows it; otherwise
