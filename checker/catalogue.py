@@ -717,6 +717,36 @@ _COOLDOWN = (
 )
 
 WORDS: dict[str, Words] = {
+    "game.over": Words(
+        {
+            "passed": "The game is not over: {me} is to move, {half_moves} of {limit} half-moves played",
+            "failed": "{reason}. No turn can be played",
+            "failed:ended": "the turn before this one ended the game by {ended} ({won}). No turn can be played",
+        },
+        {"failed": "The game is already over"},
+    ),
+    "project.skip": Words(
+        {
+            "passed:skipped": "{me}'s capture cooldown ({cooldown}) leaves no cell {me} may Place on, so the Project "
+            "and the Shape are skipped and the cooldown clears",
+            "failed:reserve": "{me}'s reserve is empty, so the Project is a Move; only a capture cooldown can skip it",
+            "failed:no-cooldown": "{me} has no capture cooldown, so {me} must Place",
+            "failed:free": "{me}'s capture cooldown ({cooldown}) still leaves {free:cell} {me} may Place on "
+            "(for example {first}), so {me} must Place",
+            "failed:no-cell": "no cell is free for a Place even ignoring the cooldown, so there is no skip "
+            "and {me} has no legal Project",
+            # the requirement leads the sentence here: "The Project must be skipped: <why>"
+            "failed:must": "The Project must be skipped: {me}'s capture cooldown ({cooldown}) leaves no cell {me} may "
+            "Place on, so the Project and the Shape are skipped this turn (declare skip)",
+            "not_applicable": "{me} has no capture cooldown, so the Project is not skipped",
+            "passed": "{me}'s capture cooldown ({cooldown}) leaves {free:cell} {me} may Place on, so the Project is "
+            "not skipped",
+        },
+        {
+            "failed": "The Project may be skipped only when the capture cooldown leaves no legal Place",
+            "failed:must": "",
+        },
+    ),
     "place.reserve": Words(
         {
             "passed": "{me} has {reserve:stone} in reserve",
@@ -760,6 +790,20 @@ WORDS: dict[str, Words] = {
             "failed:same": "{b} is {a} itself",
         },
         {"failed": "A Move goes to one of the six neighbouring cells"},
+    ),
+    "move.destination": Words(
+        {
+            "passed": "{b} is empty{note}",
+            "passed:capture": "{b} holds {held}'s stone on Tier {tb}, strictly lower than {a}'s Tier {ta}: "
+            "a Move capture{note}",
+            "failed:own": "{b} holds {me}'s own stone",
+            "failed": "{b} holds {held}'s stone on Tier {tb} and {a} is Tier {ta}",
+            "note:locked": " ({b} is locked; a Move onto a locked cell is legal)",
+        },
+        {
+            "failed:own": "A Move can never enter a cell holding {me}'s own stone",
+            "failed": "A Move onto an enemy stone needs its tier strictly lower than the from-cell's",
+        },
     ),
     "shape.skipped": Words(
         {"passed": "The Project is skipped, so the Shape is skipped too", "failed": "{shape} was given"},

@@ -197,6 +197,10 @@ class _Judge:
         facts.update(me=self.me, enemy=self.enemy, cooldown=self.cooldown)
         self.add(rule, step, ok, fill(shows, **facts), cells, fill(requires, **facts))
 
+    def phrase(self, rule: str, key: str, **facts: object) -> str:
+        """A part of a check's words (the rule's phrase ``key``), filled with the facts."""
+        return fill(WORDS[rule].shows[key], me=self.me, **facts)
+
     def bits(self) -> Bits:
         """The board as it stands now, as masks: what the rules (:mod:`checker.rules`) decide on."""
         return self._bits
@@ -232,24 +236,11 @@ class _Judge:
         if reason is None and ended is not None and ended.over:  # a repetition or threefold, known to a replay
             how = "a threefold repetition" if ended.reason == "threefold" else f"a {ended.reason}"
             won = "a draw" if ended.result == "draw" else f"{ended.result} wins"
-            shows = f"the turn before this one ended the game by {how} ({won}). No turn can be played"
-            self.add("game.over", STEP_GAME, False, shows, requires="The game is already over")
+            self.say("game.over", STEP_GAME, False, how="ended", ended=how, won=won)
         elif reason is None:
-            self.add(
-                "game.over",
-                STEP_GAME,
-                True,
-                f"The game is not over: {self.me} is to move, {self.pos.half_moves} of "
-                f"{MAX_HALF_MOVES} half-moves played",
-            )
+            self.say("game.over", STEP_GAME, True, half_moves=self.pos.half_moves, limit=MAX_HALF_MOVES)
         else:
-            self.add(
-                "game.over",
-                STEP_GAME,
-                False,
-                f"{describe_game_over(self.pos, reason)}. No turn can be played",
-                requires="The game is already over",
-            )
+            self.say("game.over", STEP_GAME, False, reason=describe_game_over(self.pos, reason))
 
     # --------------------------------------------------------- project --
 
@@ -265,73 +256,22 @@ class _Judge:
             self.move(p.src, p.dst, skip)
         self.project_skip_not_declared(skip)
 
-    def _cooldown_text(self) -> str:
-        return f"{self.me}'s capture cooldown ({_list(self.m.cooldown)})"
-
     def project_skip_declared(self, skip: bool) -> None:
-        me, m = self.me, self.m
-        cd = sorted(m.cooldown)
+        m, cd = self.m, sorted(self.m.cooldown)
+        free = place_cells(self.pos) if m.reserve >= 1 and m.cooldown and not skip else []
         if skip:
-            self.add(
-                "project.skip",
-                self.project_step,
-                True,
-                f"{self._cooldown_text()} leaves no cell {me} may Place on, so the Project and the Shape "
-                f"are skipped and the cooldown clears",
-                cd,
-            )
-            return
-        if m.reserve < 1:
-            why = f"{me}'s reserve is empty, so the Project is a Move; only a capture cooldown can skip it"
-        elif not m.cooldown:
-            why = f"{me} has no capture cooldown, so {me} must Place"
+            how = "skipped"
+        elif m.reserve < 1:
+            how = "reserve"
         else:
-            free = place_cells(self.pos)
-            if free:
-                why = (
-                    f"{self._cooldown_text()} still leaves {plural(len(free), 'cell')} {me} may Place on "
-                    f"(for example {N(free[0])}), so {me} must Place"
-                )
-            else:
-                why = (
-                    f"no cell is free for a Place even ignoring the cooldown, so there is no skip "
-                    f"and {me} has no legal Project"
-                )
-        self.add(
-            "project.skip",
-            self.project_step,
-            False,
-            why,
-            cd,
-            requires="The Project may be skipped only when the capture cooldown leaves no legal Place",
-        )
+            how = "no-cooldown" if not m.cooldown else "free" if free else "no-cell"
+        self.say("project.skip", self.project_step, skip, cd, how=how, free=len(free), first=free and N(free[0]))
 
     def project_skip_not_declared(self, skip: bool) -> None:
-        me, m = self.me, self.m
-        cd = sorted(m.cooldown)
-        if skip:
-            # the requirement leads the sentence here: "The Project must be skipped: <why>"
-            self.add(
-                "project.skip",
-                self.project_step,
-                False,
-                f"The Project must be skipped: {self._cooldown_text()} leaves no cell {me} may Place on, "
-                f"so the Project and the Shape are skipped this turn (declare skip)",
-                cd,
-            )
-        elif not m.cooldown:
-            self.add(
-                "project.skip", self.project_step, None, f"{me} has no capture cooldown, so the Project is not skipped"
-            )
-        else:
-            n = len(place_cells(self.pos))
-            self.add(
-                "project.skip",
-                self.project_step,
-                True,
-                f"{self._cooldown_text()} leaves {plural(n, 'cell')} {me} may Place on, so the Project is not skipped",
-                cd,
-            )
+        m, cd = self.m, sorted(self.m.cooldown)
+        ok = False if skip else None if not m.cooldown else True
+        free = len(place_cells(self.pos)) if ok else 0
+        self.say("project.skip", self.project_step, ok, cd, how="must" if skip else "", free=free)
 
     def place(self, c: Cell) -> None:
         me, m, step, stones = self.me, self.m, self.project_step, self.stones
@@ -369,37 +309,13 @@ class _Judge:
         ok = bool(BIT[b] & rules.move_adjacent(a))
         self.say("move.adjacent", step, ok, [a, b], how="same" if d == 0 else "", a=N(a), b=N(b), d=d)
         sb = stones[b]
-        lock_note = f" ({N(b)} is locked; a Move onto a locked cell is legal)" if self.locked[b] else ""
-        reachable = bool(BIT[b] & rules.move_destination(bits, me, a))
-        if reachable and sb is None:
-            self.add("move.destination", step, True, f"{N(b)} is empty{lock_note}", [b])
-        elif not reachable and sb == me:
-            self.add(
-                "move.destination",
-                step,
-                False,
-                f"{N(b)} holds {me}'s own stone",
-                [b],
-                requires=f"A Move can never enter a cell holding {me}'s own stone",
-            )
-        elif reachable:
-            self.add(
-                "move.destination",
-                step,
-                True,
-                f"{N(b)} holds {sb}'s stone on Tier {tiers[b]}, strictly lower than {N(a)}'s Tier "
-                f"{tiers[a]}: a Move capture{lock_note}",
-                [a, b],
-            )
-        else:
-            self.add(
-                "move.destination",
-                step,
-                False,
-                f"{N(b)} holds {sb}'s stone on Tier {tiers[b]} and {N(a)} is Tier {tiers[a]}",
-                [a, b],
-                requires="A Move onto an enemy stone needs its tier strictly lower than the from-cell's",
-            )
+        note = self.phrase("move.destination", "note:locked", b=N(b)) if self.locked[b] else ""
+        ok = bool(BIT[b] & rules.move_destination(bits, me, a))
+        how = "" if sb is None else "own" if sb == me and not ok else "capture" if ok else ""
+        cells = [b] if sb is None or how == "own" else [a, b]
+        self.say(
+            "move.destination", step, ok, cells, how=how, a=N(a), b=N(b), held=sb, ta=tiers[a], tb=tiers[b], note=note
+        )
         if own and sb != me:  # D-14: the Move happens, removing any enemy stone there
             stones[a] = None
             stones[b] = me
