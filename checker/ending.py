@@ -88,17 +88,21 @@ class GameResult:
 # ------------------------------------------------------------- facts ------
 
 
+NETWORK_STONES = 5
+"""A Network is a connected group of at least this many of a player's stones on tier-2 cells."""
+
+
 def network_group(bits: Bits, who: str) -> list[Cell]:
-    """The largest connected group of ``who``'s stones on tier-2 cells (cells
-    in board order); a Network when it has 5 or more."""
+    """``who``'s Network: the largest connected group of ``who``'s stones on
+    tier-2 cells (cells in board order) when it is one, else ``[]``."""
     on2 = bits.stones(who) & bits.tier2
     best = 0
-    while on2.bit_count() > best.bit_count():
+    while on2.bit_count() >= max(best.bit_count() + 1, NETWORK_STONES):
         group = connected(on2 & -on2, on2)
         on2 &= ~group
         if group.bit_count() > best.bit_count():
             best = group
-    return list(cells(best))
+    return list(cells(best)) if best.bit_count() >= NETWORK_STONES else []
 
 
 def _takeover_winner(pos: Position) -> str:
@@ -111,7 +115,7 @@ def game_over_reason(pos: Position) -> EndReason | None:
     a, b = pos.player("A"), pos.player("B")
     if a.captures >= 6 or b.captures >= 6:
         return TAKEOVER
-    if pos.half_moves >= 1 and len(network_group(pos.bits, other(pos.to_move))) >= 5:
+    if pos.half_moves >= 1 and network_group(pos.bits, other(pos.to_move)):
         return NETWORK
     if not has_legal_project(pos):
         return STRANGLE
@@ -290,9 +294,8 @@ def end_of_game(before: Position, after: Position, skipped: bool, history: Seque
             rep,
             more=LINKS["takeover"],
         )
-    # a Network needs 5 stones on Tier 2: with fewer Tier-2 cells there is none to look for
-    group = network_group(after.bits, me) if after.bits.tier2.bit_count() >= 5 else []
-    if len(group) >= 5:
+    group = network_group(after.bits, me)
+    if group:
         return GameResult(
             True,
             me,

@@ -25,14 +25,13 @@ agree with each other and with the judge.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import NamedTuple
 
 from checker import rules
-from checker.board import BIT, FULL, NEIGHBOUR_MASKS, Cell, cells
+from checker.board import BIT, CELLS, FULL, NEIGHBOUR_MASKS, Cell, cells
 from checker.ending import game_over_reason
 from checker.position import Bits, Position
-from checker.projects import legal_projects, project_is_legal
+from checker.projects import legal_ends, project_is_legal
 from checker.turn import CAPTURE, CAPTURES, LOCKS, LOWER, LOWERS, RAISE, RAISES, Move, Place, Project, Shape, Turn
 
 __all__ = ["after_project", "shapes_of", "legal_turns", "count_turns", "turn_is_legal"]
@@ -40,6 +39,7 @@ __all__ = ["after_project", "shapes_of", "legal_turns", "count_turns", "turn_is_
 # Every turn legal_turns returns holds the interned parts of checker.turn, and is made by tuple's own
 # constructor (the fields given in order), without NamedTuple's Python-level __new__: a list has hundreds.
 _new = tuple.__new__
+_RANGE = tuple(rules.shape_range(c) for c in CELLS)
 
 
 def after_project(bits: Bits, me: str, p: Project) -> tuple[Bits, Cell | None]:
@@ -68,14 +68,8 @@ class _Tiers(NamedTuple):
 def _tiers(bits: Bits) -> _Tiers:
     t1, t2 = bits.tier1, bits.tier2
     (r1, r2), (l1, l2) = rules.shaped(t1, t2, RAISE, FULL), rules.shaped(t1, t2, LOWER, FULL)
-    return _Tiers(
-        rules.echo_capture_tier(t1, t2),
-        rules.echo_lock_tier(t2),
-        rules.echo_capture_tier(r1, r2),
-        rules.echo_lock_tier(r2),
-        rules.echo_capture_tier(l1, l2),
-        rules.echo_lock_tier(l2),
-    )
+    capture, lock = rules.echo_capture_tier, rules.echo_lock_tier
+    return _new(_Tiers, (capture(t1, t2), lock(t2), capture(r1, r2), lock(r2), capture(l1, l2), lock(l2)))
 
 
 def _every(bits: Bits, me: str) -> tuple[Bits, Bits]:
@@ -83,13 +77,13 @@ def _every(bits: Bits, me: str) -> tuple[Bits, Bits]:
     a rule decided cell by cell, asked once on each, says what it decides on a cell that a Project
     fills with the mover's stone or empties."""
     t1, t2, lk = bits.tier1, bits.tier2, bits.locked
-    return (Bits(FULL, 0, t1, t2, lk) if me == "A" else Bits(0, FULL, t1, t2, lk)), Bits(0, 0, t1, t2, lk)
+    return _new(Bits, (FULL, 0, t1, t2, lk) if me == "A" else (0, FULL, t1, t2, lk)), _new(Bits, (0, 0, t1, t2, lk))
 
 
-def _branches(pos: Position, project: Project | None = None) -> Iterator[tuple[Project, int, int, bool, int, int]]:
-    """For each legal Project (or ``project`` alone): the Project, the raise and lower cells, whether the
-    Shape may be left out, the Echo-Capture and Echo-Lock targets after it (the tier aside; none without
-    a charge).
+def _branches(pos: Position, project: Project | None = None) -> list[tuple[Project, int, int, bool, int, int]]:
+    """For each legal Project (or ``project`` alone; none when the game is over): the Project, the
+    raise and lower cells, whether the Shape may be left out, the Echo-Capture and Echo-Lock targets
+    after it (the tier aside; none without a charge).
 
     The rules are asked once for the position, not once per Project: a Project changes the stones of
     its from-cell and landing cell alone (and no tier, no lock), and the Shape's mandate and the
@@ -97,6 +91,8 @@ def _branches(pos: Position, project: Project | None = None) -> Iterator[tuple[P
     two cells and the answers of :func:`_every` board on them.  The Echo-Capture's targets are decided on
     a cell and its neighbouring cells: they are asked again only after a Project that changes a cell
     within one step of a candidate."""
+    if game_over_reason(pos) is not None:
+        return []
     bits, m, me = pos.bits, pos.mover, pos.to_move
     may_raise, may_lower = rules.shape_targets(bits, m, RAISE), rules.shape_targets(bits, m, LOWER)
     own, empty = _every(bits, me)
@@ -105,38 +101,44 @@ def _branches(pos: Position, project: Project | None = None) -> Iterator[tuple[P
     can_echo = rules.echo_charge(m)
     lock = lock_own = lock_empty = 0
     if can_echo and rules.echo_lock_once(m):
-        lock, lock_own, lock_empty = (rules.echo_lock_cells(b, me, m) for b in (bits, own, empty))
+        lock, lock_own, lock_empty = (
+            rules.echo_lock_cells(bits, me, m),
+            rules.echo_lock_cells(own, me, m),
+            rules.echo_lock_cells(empty, me, m),
+        )
     # A Project fills at most one cell beside a stone and empties at most one (a Move's from-cell), so
     # only an enemy stone with at most one empty neighbouring cell can be sealed after it.
     sealable = reach = 0
+    empty_cells = bits.empty
     for c in cells(rules.echo_capture_enemy(bits, me)) if can_echo else ():
-        if (NEIGHBOUR_MASKS[c] & bits.empty).bit_count() <= 1:
+        if (NEIGHBOUR_MASKS[c] & empty_cells).bit_count() <= 1:
             sealable |= BIT[c]
             reach |= BIT[c] | NEIGHBOUR_MASKS[c]
     capture = rules.echo_capture_cells(bits, me, sealable) if sealable else 0
-    for p in legal_projects(pos):
-        if project is not None and p != project:
-            continue
-        if type(p) is Place:
-            src, landing = 0, p.cell
-        elif type(p) is Move:
-            src, landing = BIT[p.src], p.dst
-        else:  # the cooldown skip: no Shape, the board unchanged
-            yield p, 0, 0, True, capture, lock
+    out: list[tuple[Project, int, int, bool, int, int]] = []
+    ends = legal_ends(pos)
+    for p, src, landing in ends if project is None else [e for e in ends if e[0] == project]:
+        if landing is None:  # the cooldown skip: no Shape, the board unchanged
+            out.append((p, 0, 0, True, capture, lock))
             continue
         dst = BIT[landing]
         keep = ~(src | dst)
-        near = rules.shape_range(landing)
+        near = _RANGE[landing]
         raises, lowers = near & may_raise, near & may_lower
         mandating = (mandate & keep) | (mandate_empty & src) | (mandate_own & dst)
-        yield (
-            p,
-            raises,
-            lowers,
-            not (raises | lowers) & mandating,
-            rules.echo_capture_cells(after_project(bits, me, p)[0], me, sealable) if (src | dst) & reach else capture,
-            (lock & keep) | (lock_empty & src) | (lock_own & dst),
+        out.append(
+            (
+                p,
+                raises,
+                lowers,
+                not (raises | lowers) & mandating,
+                rules.echo_capture_cells(after_project(bits, me, p)[0], me, sealable)
+                if (src | dst) & reach
+                else capture,
+                (lock & keep) | (lock_empty & src) | (lock_own & dst),
+            )
         )
+    return out
 
 
 def shapes_of(raises: int, lowers: int) -> list[Shape]:
@@ -168,8 +170,6 @@ def _echo_targets(tiers: _Tiers, shape: Shape, capture: int, lock: int) -> tuple
 def legal_turns(pos: Position, project: Project | None = None, shape: Shape | None = None) -> list[Turn]:
     """Every legal turn of ``pos`` in the documented order; with ``project``
     (and ``shape``) only the turns that begin with them."""
-    if game_over_reason(pos) is not None:
-        return []
     tiers = _tiers(pos.bits)
     out: list[Turn] = []
     for p, raises, lowers, optional, capture, lock in _branches(pos, project):
@@ -194,8 +194,6 @@ def count_turns(pos: Position) -> int:
     """``len(legal_turns(pos))``, counted without making the turns: per Project,
     the Shape choices times (1 + the Echoes after no Shape), corrected for the
     Shapes that change an Echo target's tier."""
-    if game_over_reason(pos) is not None:
-        return 0
     capture_tier, lock_tier, capture_raised, lock_raised, capture_lowered, lock_lowered = _tiers(pos.bits)
     total = 0
     for _, raises, lowers, optional, capture, lock in _branches(pos):

@@ -2,7 +2,7 @@
 skip applies, which Moves are legal, and whether any Project is legal at all
 (without one, the player is Strangled: RULES §4, §8).
 
->>> from checker.position import Position
+>>> from checker.position import Bits, Position
 >>> from checker.projects import place_cells, has_legal_project
 >>> len(place_cells(Position.start()))  # every cell but the centre d4
 36
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from checker import board, rules
 from checker.board import BIT, NEIGHBOURS, Cell, cells
-from checker.position import Position
+from checker.position import Bits, Position
 from checker.turn import PLACES, Move, Place, Project, Skip
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "legal_moves",
     "has_legal_project",
     "legal_projects",
+    "legal_ends",
     "project_is_legal",
     "MOVES",
     "SKIP",
@@ -53,8 +54,7 @@ def skip_applies(pos: Position) -> bool:
 def legal_moves(pos: Position) -> list[Move]:
     """Every legal Move of the player to move, by from-cell, then to-cell (the
     reserve aside: ``move.own-stone``, ``move.adjacent``, ``move.destination``)."""
-    bits, me = pos.bits, pos.to_move
-    return [MOVES[a, b] for a in cells(rules.move_own_stone(bits, me)) for b in cells(rules.move_cells(bits, me, a))]
+    return [p for p, _, _ in _move_ends(pos.bits, pos.to_move)]
 
 
 def has_legal_project(pos: Position) -> bool:
@@ -64,7 +64,8 @@ def has_legal_project(pos: Position) -> bool:
     bits, m, me = pos.bits, pos.mover, pos.to_move
     if rules.place_reserve(m):
         return bool(rules.place_cells(bits, m, ignore_cooldown=True))
-    return any(rules.move_cells(bits, me, a) for a in cells(rules.move_own_stone(bits, me)))
+    to = rules.move_destinations(bits, me)
+    return any(rules.move_cells(bits, me, a, to) for a in cells(rules.move_own_stone(bits, me)))
 
 
 def project_is_legal(pos: Position, project: Project) -> bool:
@@ -85,9 +86,31 @@ def project_is_legal(pos: Position, project: Project) -> bool:
 def legal_projects(pos: Position) -> Sequence[Project]:
     """The legal Projects of the player to move, in the documented order
     (see :mod:`checker.generate`)."""
+    return [p for p, _, _ in legal_ends(pos)]
+
+
+# Each Project with its ends: the from-cell as a mask (none but a Move's) and the landing cell (none on a skip).
+_PLACE_ENDS = tuple((PLACES[c], 0, c) for c in board.CELLS)
+_MOVE_ENDS = tuple({b: (MOVES[a, b], BIT[a], b) for b in NEIGHBOURS[a]} for a in board.CELLS)
+
+
+def legal_ends(pos: Position) -> Sequence[tuple[Project, int, Cell | None]]:
+    """:func:`legal_projects`, each with its from-cell as a mask (0 but for a Move) and its
+    landing cell (``None`` on the cooldown skip): what a Project changes on the board."""
     bits, m = pos.bits, pos.mover
     if rules.place_reserve(m):
         if rules.project_skip(bits, m):
-            return [SKIP]
-        return [PLACES[c] for c in cells(rules.place_cells(bits, m))]
-    return legal_moves(pos) if rules.move_reserve_empty(m) else []
+            return [(SKIP, 0, None)]
+        return [_PLACE_ENDS[c] for c in cells(rules.place_cells(bits, m))]
+    if not rules.move_reserve_empty(m):
+        return []
+    return _move_ends(bits, pos.to_move)
+
+
+def _move_ends(bits: Bits, me: str) -> list[tuple[Move, int, Cell]]:
+    to = rules.move_destinations(bits, me)
+    return [
+        _MOVE_ENDS[a][b]
+        for a in cells(rules.move_own_stone(bits, me))
+        for b in cells(rules.move_cells(bits, me, a, to))
+    ]

@@ -45,6 +45,7 @@ __all__ = [
     "move_own_stone",
     "move_adjacent",
     "move_destination",
+    "move_destinations",
     "shape_range",
     "shape_unlocked",
     "shape_tier_limit",
@@ -152,15 +153,19 @@ def move_adjacent(a: Cell) -> int:
 def move_destination(bits: Bits, me: str, a: Cell) -> int:
     """``move.destination``: an empty cell, or an enemy stone on a tier strictly
     lower than the from-cell's (a Move capture); never the mover's own stone."""
-    enemy = bits.b if me == "A" else bits.a
-    t = bits.tier(a)
-    lower = 0 if t == 0 else FULL & ~(bits.tier1 | bits.tier2) if t == 1 else FULL & ~bits.tier2
-    return bits.empty | (enemy & lower)
+    return move_destinations(bits, me)[bits.tier(a)]
 
 
-def move_cells(bits: Bits, me: str, a: Cell) -> int:
-    """Where the stone on ``a`` may Move: ``move.adjacent`` and ``move.destination``."""
-    return move_adjacent(a) & move_destination(bits, me, a)
+def move_destinations(bits: Bits, me: str) -> tuple[int, int, int]:
+    """:func:`move_destination` for a from-cell on Tier 0, 1 and 2."""
+    enemy, empty = bits.b if me == "A" else bits.a, bits.empty
+    return empty, empty | (enemy & ~(bits.tier1 | bits.tier2)), empty | (enemy & ~bits.tier2)
+
+
+def move_cells(bits: Bits, me: str, a: Cell, destinations: tuple[int, int, int] | None = None) -> int:
+    """Where the stone on ``a`` may Move: ``move.adjacent`` and ``move.destination``
+    (``destinations``: :func:`move_destinations`, when the caller has it already)."""
+    return move_adjacent(a) & (destinations or move_destinations(bits, me))[bits.tier(a)]
 
 
 # --------------------------------------------------------------- Shape ---
