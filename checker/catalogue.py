@@ -809,6 +809,28 @@ WORDS: dict[str, Words] = {
         {"passed": "The Project is skipped, so the Shape is skipped too", "failed": "{shape} was given"},
         {"failed": "When the Project is skipped the Shape is skipped too"},
     ),
+    "shape.mandate": Words(
+        {
+            "failed": "{shape} is legal ({c}: {where}, Tier {t}, unlocked, {occupant}){more}",
+            "passed": "No legal Shape targets a cell that is not occupied by {me}'s own stone, so the Shape may be "
+            "left out: of the {near:cell} within 2 steps of {landing}, {blockers}",
+            "where:landing": "the landing cell itself",
+            "where": "{d:step} from the landing cell {landing}",
+            "occupant:empty": "empty",
+            "occupant": "holding {held}'s stone",
+            "more": "; {n} such Shapes in all",
+            "own:one": "{cells} holds {me}'s own stone",
+            "own": "{cells} hold {me}'s own stones",
+            "shut:one": "{cells} is locked",
+            "shut": "{cells} are locked",
+            "flat:one": "{cells} is Tier 2 with no lowers left ({me} has 0 of 6)",
+            "flat": "{cells} are Tier 2 with no lowers left ({me} has 0 of 6)",
+        },
+        {
+            "failed": "The Shape may be left out only when no legal Shape targets a cell not occupied by {me}'s own "
+            "stone"
+        },
+    ),
     "shape.range": Words(
         {
             "passed": "{c} is {d:step} from the landing cell {landing} (at most 2)",

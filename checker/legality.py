@@ -3,8 +3,10 @@
 :func:`check` judges a turn against every rule of RULES §9 that concerns it,
 in turn order, and says why.  Each rule is decided by its function in
 :mod:`checker.rules` (the one the generator, the quick turn test and perft's
-count use too) on the board as it stands at the step; this module keeps only
-the words: the facts of the board each check explains with.
+count use too) on the board as it stands at the step.  The words of each
+check are the rule's, in the catalogue (:data:`checker.catalogue.WORDS`: for
+each outcome, what the rule requires and what the board shows); this module
+gathers the facts of the board that fill them.
 
 >>> from checker.position import Position
 >>> from checker.notation import parse_htn
@@ -178,15 +180,6 @@ class _Judge:
         self.checks: list[Check] = []
         self.cooldown = _list(self.m.cooldown) if self.m.cooldown else ""
 
-    def add(
-        self, rule: str, step: str, ok: bool | None, shows: str, cells: Iterable[Cell] = (), requires: str = ""
-    ) -> None:
-        """Record a check: ``shows`` what the board shows, ``requires`` what the rule requires."""
-        status = NOT_APPLICABLE if ok is None else PASSED if ok else FAILED
-        self.checks.append(
-            Check(rule, step, status, tuple([NAMES[c] for c in cells]), compose(requires, shows), requires, shows)
-        )
-
     def say(
         self, rule: str, step: str, ok: bool | None, cells: Iterable[Cell] = (), how: str = "", **facts: object
     ) -> None:
@@ -195,7 +188,9 @@ class _Judge:
         status = NOT_APPLICABLE if ok is None else PASSED if ok else FAILED
         requires, shows = WORDS[rule].of(f"{status}:{how}" if how else status)
         facts.update(me=self.me, enemy=self.enemy, cooldown=self.cooldown)
-        self.add(rule, step, ok, fill(shows, **facts), cells, fill(requires, **facts))
+        requires, shows = fill(requires, **facts), fill(shows, **facts)
+        names = tuple([NAMES[c] for c in cells])
+        self.checks.append(Check(rule, step, status, names, compose(requires, shows), requires, shows))
 
     def phrase(self, rule: str, key: str, **facts: object) -> str:
         """A part of a check's words (the rule's phrase ``key``), filled with the facts."""
@@ -345,54 +340,44 @@ class _Judge:
         mandating = shapes_of(raises & mandate, lowers & mandate)
         if mandating:
             first = min(mandating, key=lambda sh: (STEPS[landing][sh.cell], sh.cell))
-            c = first.cell
-            where = (
-                "the landing cell itself"
-                if c == landing
-                else f"{plural(STEPS[landing][c], 'step')} from the landing cell {N(landing)}"
-            )
-            occupant = "empty" if stones[c] is None else f"holding {stones[c]}'s stone"
-            more = f"; {len(mandating)} such Shapes in all" if len(mandating) > 1 else ""
-            self.add(
+            c, held, d, n = first.cell, stones[first.cell], STEPS[landing][first.cell], len(mandating)
+            facts = {"landing": N(landing), "d": d, "held": held, "n": n}
+            where = self.phrase("shape.mandate", "where:landing" if c == landing else "where", **facts)
+            occupant = self.phrase("shape.mandate", "occupant:empty" if held is None else "occupant", **facts)
+            more = self.phrase("shape.mandate", "more", **facts) if n > 1 else ""
+            shape = shape_to_htn(first)
+            self.say(
                 "shape.mandate",
                 STEP_SHAPE,
                 False,
-                f"{shape_to_htn(first)} is legal ({N(c)}: {where}, Tier {tiers[c]}, unlocked, {occupant}){more}",
                 [c],
-                requires=f"The Shape may be left out only when no legal Shape targets a cell not "
-                f"occupied by {me}'s own stone",
+                c=N(c),
+                shape=shape,
+                where=where,
+                t=tiers[c],
+                occupant=occupant,
+                more=more,
             )
         else:
-            self.add(
-                "shape.mandate",
-                STEP_SHAPE,
-                True,
-                f"No legal Shape targets a cell that is not occupied by {me}'s own stone, so the Shape may be "
-                f"left out: {self._shape_blockers(landing)}",
-                [landing],
+            near = board.WITHIN_2[landing]
+            blockers = self._shape_blockers(near)
+            self.say(
+                "shape.mandate", STEP_SHAPE, True, [landing], near=len(near), landing=N(landing), blockers=blockers
             )
 
-    def _shape_blockers(self, landing: Cell) -> str:
-        """Why no cell within 2 steps of the landing cell takes a Shape that counts for the mandate: the
-        cells by reason (the mover's own stone; locked; Tier 2 with no lowers left)."""
+    def _shape_blockers(self, near: Sequence[Cell]) -> str:
+        """Why no cell of ``near`` (within 2 steps of the landing cell) takes a Shape that counts for the
+        mandate: the cells by reason (the mover's own stone; locked; Tier 2 with no lowers left)."""
         me, stones, tiers, locked = self.me, self.stones, self.tiers, self.locked
-        near = board.WITHIN_2[landing]
         own = [c for c in near if stones[c] == me]
         shut = [c for c in near if stones[c] != me and locked[c]]
         flat = [c for c in near if stones[c] != me and not locked[c] and tiers[c] == 2 and self.m.lowers_left == 0]
-        parts = []
-        if own:
-            parts.append(
-                f"{_list(own)} {'holds' if len(own) == 1 else 'hold'} {me}'s own "
-                f"{'stone' if len(own) == 1 else 'stones'}"
-            )
-        if shut:
-            parts.append(f"{_list(shut)} {'is' if len(shut) == 1 else 'are'} locked")
-        if flat:
-            parts.append(
-                f"{_list(flat)} {'is' if len(flat) == 1 else 'are'} Tier 2 with no lowers left ({me} has 0 of 6)"
-            )
-        return f"of the {plural(len(near), 'cell')} within 2 steps of {N(landing)}, {'; '.join(parts)}"
+        parts = [
+            self.phrase("shape.mandate", key if len(cells) > 1 else f"{key}:one", cells=_list(cells))
+            for key, cells in (("own", own), ("shut", shut), ("flat", flat))
+            if cells
+        ]
+        return "; ".join(parts)
 
     def shape_given(self, s: Shape, landing: Cell) -> None:
         m, tiers, locked = self.m, self.tiers, self.locked
