@@ -11,6 +11,8 @@ joined with "and", a template of the catalogue filled with facts.
 
 from __future__ import annotations
 
+import functools
+import string
 from collections.abc import Sequence
 
 __all__ = ["plural", "and_list", "fill"]
@@ -26,14 +28,19 @@ def and_list(words: Sequence[str], last: str = "and") -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]
 
 
-class _Count(int):
-    """A number in a template: ``{n:step}`` writes it with its noun (:func:`plural`)."""
-
-    def __format__(self, noun: str) -> str:
-        return plural(self, noun) if noun else str(int(self))
+@functools.cache
+def _parts(template: str) -> tuple[tuple[str, str | None, str], ...]:
+    """A template's parts, read once: (text, field or ``None``, the field's noun)."""
+    return tuple((text, field, noun or "") for text, field, noun, _ in string.Formatter().parse(template))
 
 
 def fill(template: str, **facts: object) -> str:
     """``template`` (the catalogue's words) with its fields filled from ``facts``;
-    a number's field may name its noun, ``{n:step}``."""
-    return template.format_map({k: _Count(v) if type(v) is int else v for k, v in facts.items()})
+    a number's field may name its noun, ``{n:step}`` (:func:`plural`)."""
+    out = []
+    for text, field, noun in _parts(template):
+        out.append(text)
+        if field is not None:
+            value = facts[field]
+            out.append(plural(value, noun) if noun else str(value))  # type: ignore[arg-type]
+    return "".join(out)
