@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from checker import board
 from checker.board import Cell, cells, connected
@@ -209,11 +210,18 @@ def _earlier(index: int, history: Sequence[Position]) -> str:
 
 
 def _goes_on(pos: Position, rep: str, note: str = "") -> GameResult:
+    return _going_on(pos.to_move, pos.half_moves, rep, note)
+
+
+@lru_cache(maxsize=1024)
+def _going_on(to_move: str, half_moves: int, rep: str, note: str) -> GameResult:
+    """A game going on: its result is the same for the same player to move, half-move count,
+    repetition flag and note, so each is made once (a replay asks after every turn)."""
     return GameResult(
         False,
         None,
         None,
-        f"The game goes on: {pos.to_move} is to move ({pos.half_moves} of {MAX_HALF_MOVES} half-moves played).{note}",
+        f"The game goes on: {to_move} is to move ({half_moves} of {MAX_HALF_MOVES} half-moves played).{note}",
         rep,
     )
 

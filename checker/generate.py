@@ -236,14 +236,12 @@ def turn_is_legal(pos: Position, turn: Turn, *, game_over_checked: bool = False)
     if landing is None:
         if s is not None:
             return False
-    else:
-        raises = rules.shape_cells(after, m, landing, RAISE)
-        lowers = rules.shape_cells(after, m, landing, LOWER)
-        if s is None:
-            if rules.mandating_cells(after, me, raises | lowers):
-                return False
-        elif not BIT[s.cell] & (raises if s.kind == RAISE else lowers):
+    elif s is None:
+        legal = rules.shape_cells(after, m, landing, RAISE) | rules.shape_cells(after, m, landing, LOWER)
+        if rules.mandating_cells(after, me, legal):
             return False
+    elif not BIT[s.cell] & rules.shape_cells(after, m, landing, s.kind):
+        return False
     if e is None:
         return True
     if not rules.echo_charge(m):

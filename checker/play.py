@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from checker import board, rules
 from checker.board import BIT, FULL, NEIGHBOUR_MASKS, SLOTS, Cell, cells, connected, mask_of
@@ -46,6 +47,8 @@ __all__ = [
 ]
 
 N = board.name
+_new = tuple.__new__  # the positions' parts made by tuple's own constructor (no NamedTuple __new__)
+_NONE: frozenset[Cell] = frozenset()
 
 
 class TermKind(StrEnum):
@@ -136,8 +139,10 @@ class Event:
     kind: CaptureKind | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
+    """A legal turn played: the position after it, its events, the capture checks' weighings and the
+    end of the game.  A named tuple: made once per turn of a replay, it costs a plain tuple's making."""
+
     position: Position
     events: tuple[Event, ...]
     capture_check: tuple[Weighing, ...]
@@ -208,7 +213,7 @@ def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None, 
     ``events=False`` leaves the events out (no message is composed): a replay
     that needs only the positions and the end."""
     after, told, weighings = _play(pos, turn, events)
-    return Outcome(after, told, weighings, end_of_game(pos, after, isinstance(turn.project, Skip), history))
+    return _new(Outcome, (after, told, weighings, end_of_game(pos, after, type(turn.project) is Skip, history)))
 
 
 def after(pos: Position, turn: Turn) -> Position:
@@ -243,14 +248,14 @@ def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Even
             first_place = p.cell
         m_placed = True
     elif type(p) is Move:
-        cleared = frozenset()
+        cleared = _NONE
         if bits.stones(enemy) & BIT[p.dst]:
             move_captured.append(p.dst)
         bits = rules.moved(bits, me, p.src, p.dst)
     # Step 2: Shape
     if shape is not None:
-        t1, t2 = rules.shaped_by(bits.tier1, bits.tier2, shape)
-        bits = Bits(bits.a, bits.b, t1, t2, bits.locked)
+        a, b, t1, t2, locked = bits
+        bits = _new(Bits, (a, b, *rules.shaped_by(t1, t2, shape), locked))
         if shape.kind == RAISE:
             m_raises += 1
         else:
@@ -259,7 +264,8 @@ def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Even
     if echo is not None:
         m_charges -= 1
         if echo.kind == LOCK:
-            bits = bits._replace(locked=bits.locked | BIT[echo.cell])
+            a, b, t1, t2, locked = bits
+            bits = _new(Bits, (a, b, t1, t2, locked | BIT[echo.cell]))
             m_lock = True
     # The capture checks: the normal one, then the Echo-Capture's, each on the board the one before left.
     weighings = weigh_encirclement(bits, me)
@@ -278,26 +284,13 @@ def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Even
     all_captured = move_captured + encircled + echoed
 
     n = len(all_captured)
-    new_m = PlayerState(m_reserve, m_charges, m_lowers, m.captures + n, m_raises, m_placed, m_lock, frozenset())
-    new_e = (
-        e
-        if not n
-        else PlayerState(
-            e.reserve + n,
-            e.charges,
-            e.lowers_left,
-            e.captures,
-            e.raises,
-            e.placed,
-            e.echo_lock_used,
-            e.cooldown | frozenset(all_captured),
-        )
-    )
+    new_m = _new(PlayerState, (m_reserve, m_charges, m_lowers, m.captures + n, m_raises, m_placed, m_lock, _NONE))
+    new_e = e if not n else e._replace(reserve=e.reserve + n, cooldown=e.cooldown | frozenset(all_captured))
     after = Position._made(bits, enemy, pos.half_moves + 1, (new_m, new_e) if me == "A" else (new_e, new_m))
     if not events:
         return after, (), tuple(weighings)
     captured = {CaptureKind.MOVE: move_captured, CaptureKind.ENCIRCLEMENT: encircled, CaptureKind.ECHO: echoed}
-    cooldown = new_e.cooldown if all_captured else frozenset()
+    cooldown = new_e.cooldown if all_captured else _NONE
     return after, _events(me, p, echo, captured, target_gone, cooldown, cleared, first_place), tuple(weighings)
 
 

@@ -65,7 +65,10 @@ def has_legal_project(pos: Position) -> bool:
     if rules.place_reserve(m):
         return bool(rules.place_cells(bits, m, ignore_cooldown=True))
     to = rules.move_destinations(bits, me)
-    return any(rules.move_cells(bits, me, a, to) for a in cells(rules.move_own_stone(bits, me)))
+    for a in cells(rules.move_own_stone(bits, me)):
+        if rules.move_cells(bits, me, a, to):
+            return True
+    return False
 
 
 def project_is_legal(pos: Position, project: Project) -> bool:

@@ -70,6 +70,9 @@ __all__ = [
     "echo_lock_cells",
 ]
 
+# A board after a move is made by tuple's own constructor, without NamedTuple's Python-level __new__.
+_new = tuple.__new__
+
 # ------------------------------------------------------------- Project ---
 
 
@@ -123,7 +126,7 @@ def project_skip(bits: Bits, m: PlayerState) -> bool:
 def placed(bits: Bits, me: str, c: Cell) -> Bits:
     """The board after the mover's Place on the empty cell ``c``."""
     a, b, t1, t2, lk = bits
-    return Bits(a | BIT[c], b, t1, t2, lk) if me == "A" else Bits(a, b | BIT[c], t1, t2, lk)
+    return _new(Bits, (a | BIT[c], b, t1, t2, lk) if me == "A" else (a, b | BIT[c], t1, t2, lk))
 
 
 def moved(bits: Bits, me: str, a: Cell, b: Cell) -> Bits:
@@ -131,8 +134,8 @@ def moved(bits: Bits, me: str, a: Cell, b: Cell) -> Bits:
     src, dst = BIT[a], BIT[b]
     sa, sb, t1, t2, lk = bits
     if me == "A":
-        return Bits((sa & ~src) | dst, sb & ~dst, t1, t2, lk)
-    return Bits(sa & ~dst, (sb & ~src) | dst, t1, t2, lk)
+        return _new(Bits, ((sa & ~src) | dst, sb & ~dst, t1, t2, lk))
+    return _new(Bits, (sa & ~dst, (sb & ~src) | dst, t1, t2, lk))
 
 
 def move_reserve_empty(m: PlayerState) -> bool:
