@@ -3,10 +3,8 @@
 :func:`check` judges a turn against every rule of RULES §9 that concerns it,
 in turn order, and says why.  Each rule is decided by its function in
 :mod:`checker.rules` (the one the generator, the quick turn test and perft's
-count use too) on the board as it stands at the step.  The words of each
-check are the rule's, in the catalogue (:data:`checker.catalogue.WORDS`: for
-each outcome, what the rule requires and what the board shows); this module
-gathers the facts of the board that fill them.
+count use too) on the board as it stands at the step; this module keeps only
+the words: the facts of the board each check explains with.
 
 >>> from checker.position import Position
 >>> from checker.notation import parse_htn
@@ -41,7 +39,6 @@ from checker.catalogue import (
     STEP_PLACE,
     STEP_POSITION,
     STEP_SHAPE,
-    WORDS,
 )
 from checker.ending import GameResult, describe_game_over, game_over_reason, game_status
 from checker.generate import legal_turns, shapes_of
@@ -50,7 +47,7 @@ from checker.play import CaptureKind, EventType, Outcome, apply
 from checker.position import MAX_HALF_MOVES, Bits, Position, Problem, other
 from checker.projects import place_cells, skip_applies
 from checker.turn import CAPTURE, LOWER, RAISE, Move, Place, Shape, Skip, Turn
-from checker.wording import and_list, fill, plural
+from checker.wording import and_list, plural
 
 __all__ = [
     "Status",
@@ -157,6 +154,13 @@ class InconsistentPosition(ValueError):
         self.problems = problems
 
 
+def _holds(stones: Sequence[str | None], cell: Cell, me: str, own: str = " own") -> str:
+    s = stones[cell]
+    if s is None:
+        return f"{N(cell)} is empty"
+    return f"{N(cell)} holds {me}'s{own} stone" if s == me else f"{N(cell)} holds {s}'s stone"
+
+
 def _list(cells: Iterable[Cell], last: str = "and") -> str:
     return and_list(board.names(cells), last)
 
@@ -178,23 +182,15 @@ class _Judge:
         self.project_step = STEP_PLACE if self.m.reserve > 0 else STEP_MOVE  # D-15
         self.shaped: Shape | None = None  # this turn's Shape, once it has changed a tier
         self.checks: list[Check] = []
-        self.cooldown = _list(self.m.cooldown) if self.m.cooldown else ""
 
-    def say(
-        self, rule: str, step: str, ok: bool | None, cells: Iterable[Cell] = (), how: str = "", **facts: object
+    def add(
+        self, rule: str, step: str, ok: bool | None, shows: str, cells: Iterable[Cell] = (), requires: str = ""
     ) -> None:
-        """Record a check in its rule's words (:data:`~checker.catalogue.WORDS`) for the outcome
-        (``how`` names a variant), filled with the facts of the board."""
+        """Record a check: ``shows`` what the board shows, ``requires`` what the rule requires."""
         status = NOT_APPLICABLE if ok is None else PASSED if ok else FAILED
-        requires, shows = WORDS[rule].of(f"{status}:{how}" if how else status)
-        facts.update(me=self.me, enemy=self.enemy, cooldown=self.cooldown)
-        requires, shows = fill(requires, **facts), fill(shows, **facts)
-        names = tuple([NAMES[c] for c in cells])
-        self.checks.append(Check(rule, step, status, names, compose(requires, shows), requires, shows))
-
-    def phrase(self, rule: str, key: str, **facts: object) -> str:
-        """A part of a check's words (the rule's phrase ``key``), filled with the facts."""
-        return fill(WORDS[rule].shows[key], me=self.me, **facts)
+        self.checks.append(
+            Check(rule, step, status, tuple([NAMES[c] for c in cells]), compose(requires, shows), requires, shows)
+        )
 
     def bits(self) -> Bits:
         """The board as it stands now, as masks: what the rules (:mod:`checker.rules`) decide on."""
@@ -202,21 +198,14 @@ class _Judge:
 
     # ------------------------------------------- facts after earlier steps --
 
-    def _holds(self, c: Cell) -> str:
-        """What ``c`` holds now: "c3 is empty", "c3 holds A's own stone" (the mover's), "c3 holds B's stone"."""
-        s = self.stones[c]
-        if s is None:
-            return f"{N(c)} is empty"
-        return f"{N(c)} holds {s}'s own stone" if s == self.me else f"{N(c)} holds {s}'s stone"
-
-    def _after_project(self, c: Cell) -> str:
-        """ "after the Place on d4, " when this turn's Project changed ``c``'s stone (the board the
-        player sees still shows it as it was); otherwise nothing."""
+    def _after_project(self, c: Cell, fact: str) -> str:
+        """``fact`` about ``c``'s stone, saying so when this turn's Project changed it
+        (the board the player sees still shows it as it was)."""
         if self.stones[c] == self.pos.stones[c]:
-            return ""
+            return fact
         p = self.turn.project
         step = f"the Place on {N(p.cell)}" if isinstance(p, Place) else f"the Move {project_to_htn(p, self.pos)}"
-        return f"after {step}, "
+        return f"after {step}, {fact}"
 
     def _tier(self, c: Cell) -> str:
         """ "c3 is Tier 1", or "after the Shape -c3, c3 is Tier 1" when this turn's Shape changed it."""
@@ -231,11 +220,24 @@ class _Judge:
         if reason is None and ended is not None and ended.over:  # a repetition or threefold, known to a replay
             how = "a threefold repetition" if ended.reason == "threefold" else f"a {ended.reason}"
             won = "a draw" if ended.result == "draw" else f"{ended.result} wins"
-            self.say("game.over", STEP_GAME, False, how="ended", ended=how, won=won)
+            shows = f"the turn before this one ended the game by {how} ({won}). No turn can be played"
+            self.add("game.over", STEP_GAME, False, shows, requires="The game is already over")
         elif reason is None:
-            self.say("game.over", STEP_GAME, True, half_moves=self.pos.half_moves, limit=MAX_HALF_MOVES)
+            self.add(
+                "game.over",
+                STEP_GAME,
+                True,
+                f"The game is not over: {self.me} is to move, {self.pos.half_moves} of "
+                f"{MAX_HALF_MOVES} half-moves played",
+            )
         else:
-            self.say("game.over", STEP_GAME, False, reason=describe_game_over(self.pos, reason))
+            self.add(
+                "game.over",
+                STEP_GAME,
+                False,
+                f"{describe_game_over(self.pos, reason)}. No turn can be played",
+                requires="The game is already over",
+            )
 
     # --------------------------------------------------------- project --
 
@@ -251,44 +253,138 @@ class _Judge:
             self.move(p.src, p.dst, skip)
         self.project_skip_not_declared(skip)
 
+    def _cooldown_text(self) -> str:
+        return f"{self.me}'s capture cooldown ({_list(self.m.cooldown)})"
+
     def project_skip_declared(self, skip: bool) -> None:
-        m, cd = self.m, sorted(self.m.cooldown)
-        free = place_cells(self.pos) if m.reserve >= 1 and m.cooldown and not skip else []
+        me, m = self.me, self.m
+        cd = sorted(m.cooldown)
         if skip:
-            how = "skipped"
-        elif m.reserve < 1:
-            how = "reserve"
+            self.add(
+                "project.skip",
+                self.project_step,
+                True,
+                f"{self._cooldown_text()} leaves no cell {me} may Place on, so the Project and the Shape "
+                f"are skipped and the cooldown clears",
+                cd,
+            )
+            return
+        if m.reserve < 1:
+            why = f"{me}'s reserve is empty, so the Project is a Move; only a capture cooldown can skip it"
+        elif not m.cooldown:
+            why = f"{me} has no capture cooldown, so {me} must Place"
         else:
-            how = "no-cooldown" if not m.cooldown else "free" if free else "no-cell"
-        self.say("project.skip", self.project_step, skip, cd, how=how, free=len(free), first=free and N(free[0]))
+            free = place_cells(self.pos)
+            if free:
+                why = (
+                    f"{self._cooldown_text()} still leaves {plural(len(free), 'cell')} {me} may Place on "
+                    f"(for example {N(free[0])}), so {me} must Place"
+                )
+            else:
+                why = (
+                    f"no cell is free for a Place even ignoring the cooldown, so there is no skip "
+                    f"and {me} has no legal Project"
+                )
+        self.add(
+            "project.skip",
+            self.project_step,
+            False,
+            why,
+            cd,
+            requires="The Project may be skipped only when the capture cooldown leaves no legal Place",
+        )
 
     def project_skip_not_declared(self, skip: bool) -> None:
-        m, cd = self.m, sorted(self.m.cooldown)
-        ok = False if skip else None if not m.cooldown else True
-        free = len(place_cells(self.pos)) if ok else 0
-        self.say("project.skip", self.project_step, ok, cd, how="must" if skip else "", free=free)
+        me, m = self.me, self.m
+        cd = sorted(m.cooldown)
+        if skip:
+            # the requirement leads the sentence here: "The Project must be skipped: <why>"
+            self.add(
+                "project.skip",
+                self.project_step,
+                False,
+                f"The Project must be skipped: {self._cooldown_text()} leaves no cell {me} may Place on, "
+                f"so the Project and the Shape are skipped this turn (declare skip)",
+                cd,
+            )
+        elif not m.cooldown:
+            self.add(
+                "project.skip", self.project_step, None, f"{me} has no capture cooldown, so the Project is not skipped"
+            )
+        else:
+            n = len(place_cells(self.pos))
+            self.add(
+                "project.skip",
+                self.project_step,
+                True,
+                f"{self._cooldown_text()} leaves {plural(n, 'cell')} {me} may Place on, so the Project is not skipped",
+                cd,
+            )
 
     def place(self, c: Cell) -> None:
         me, m, step, stones = self.me, self.m, self.project_step, self.stones
-        bits, name = self.bits(), N(c)
-        self.say("place.reserve", step, rules.place_reserve(m), reserve=m.reserve)
-        self.say("place.empty", step, bool(BIT[c] & rules.place_empty(bits)), [c], c=name, holds=self._holds(c))
-        self.say("place.unlocked", step, bool(BIT[c] & rules.place_unlocked(bits)), [c], c=name)
-        opening = None if m.placed else bool(BIT[c] & rules.place_opening_restriction(m))
-        self.say(
-            "place.opening-restriction", step, opening, [] if opening is None else [c], c=name, steps=STEPS[c][CENTRE]
-        )
+        bits = self.bits()
+        if rules.place_reserve(m):
+            self.add("place.reserve", step, True, f"{me} has {plural(m.reserve, 'stone')} in reserve")
+        else:
+            self.add(
+                "place.reserve",
+                step,
+                False,
+                f"{me}'s reserve is empty, so the Project must be a Move",
+                requires="A Place needs a stone in reserve",
+            )
+        if BIT[c] & rules.place_empty(bits):
+            self.add("place.empty", step, True, f"{N(c)} is empty", [c])
+        else:
+            self.add("place.empty", step, False, _holds(stones, c, me), [c], requires="A Place needs an empty cell")
+        if BIT[c] & rules.place_unlocked(bits):
+            self.add("place.unlocked", step, True, f"{N(c)} is not locked", [c])
+        else:
+            self.add(
+                "place.unlocked",
+                step,
+                False,
+                f"{N(c)} is locked",
+                [c],
+                requires="A locked cell can never be Placed onto",
+            )
+        opening = f"{me}'s first Place must be at least 1 step from the centre"
+        if m.placed:
+            self.add(
+                "place.opening-restriction",
+                step,
+                None,
+                f"{me} has made their first Place already; the opening restriction applies only to the first Place",
+            )
+        elif not BIT[c] & rules.place_opening_restriction(m):
+            self.add("place.opening-restriction", step, False, "d4 is the centre", [c], requires=opening)
+        else:
+            self.add(
+                "place.opening-restriction",
+                step,
+                True,
+                f"{N(c)} is {plural(STEPS[c][CENTRE], 'step')} from d4",
+                [c],
+                requires=opening,
+            )
         if not m.cooldown:
-            self.say("place.cooldown", step, None)
+            self.add("place.cooldown", step, None, f"{me} has no capture cooldown")
         else:
             cd = sorted(m.cooldown)
             close = [k for k in cd if STEPS[c][k] < 2]
-            ok = bool(BIT[c] & rules.place_cooldown(m))
-            near = ", ".join(
-                f"{plural(STEPS[c][k], 'step')} from {N(k)}" if STEPS[c][k] else f"on {N(k)} itself" for k in close
+            rule = (
+                f"{self._cooldown_text()}: {me}'s next Place must be at least 2 steps from every cell "
+                f"where {me}'s stones were captured"
             )
-            far = ", ".join(f"{STEPS[c][k]} from {N(k)}" for k in cd)
-            self.say("place.cooldown", step, ok, [c, *(cd if ok else close)], c=name, near=near, far=far)
+            if not BIT[c] & rules.place_cooldown(m):
+                facts = ", ".join(
+                    f"{plural(STEPS[c][k], 'step')} from {N(k)}" if STEPS[c][k] else f"on {N(k)} itself" for k in close
+                )
+                self.add("place.cooldown", step, False, f"{N(c)} is {facts}", [c, *close], requires=rule)
+            else:
+                facts = ", ".join(f"{STEPS[c][k]} from {N(k)}" for k in cd)
+                self.add("place.cooldown", step, True, f"{N(c)} is {facts}", [c, *cd], requires=rule)
         if stones[c] is None:  # D-14: a Place puts the stone only on an empty cell
             stones[c] = me
             self._bits = rules.placed(bits, me, c)
@@ -296,21 +392,69 @@ class _Judge:
     def move(self, a: Cell, b: Cell, skip: bool) -> None:
         me, m, step, stones, tiers = self.me, self.m, self.project_step, self.stones, self.tiers
         bits = self.bits()
-        ok = rules.move_reserve_empty(m)
-        self.say("move.reserve-empty", step, ok, how="skip" if skip and not ok else "", reserve=m.reserve)
+        if rules.move_reserve_empty(m):
+            self.add("move.reserve-empty", step, True, f"{me}'s reserve is empty, so the Project may be a Move")
+        else:
+            extra = " (and here the capture cooldown skips the Project)" if skip else ""
+            self.add(
+                "move.reserve-empty",
+                step,
+                False,
+                f"{me} still has {plural(m.reserve, 'stone')} in reserve, so the Project must be a Place{extra}",
+                requires="A Move is only available once the reserve is empty",
+            )
         own = bool(BIT[a] & rules.move_own_stone(bits, me))
-        self.say("move.own-stone", step, own, [a], a=N(a), holds=self._holds(a))
-        d = STEPS[a][b]
-        ok = bool(BIT[b] & rules.move_adjacent(a))
-        self.say("move.adjacent", step, ok, [a, b], how="same" if d == 0 else "", a=N(a), b=N(b), d=d)
+        if own:
+            self.add("move.own-stone", step, True, f"{N(a)} holds {me}'s stone", [a])
+        else:
+            self.add(
+                "move.own-stone",
+                step,
+                False,
+                _holds(stones, a, me, own=""),
+                [a],
+                requires=f"A Move steps one of {me}'s own stones",
+            )
+        if BIT[b] & rules.move_adjacent(a):
+            self.add("move.adjacent", step, True, f"{N(b)} is a neighbour of {N(a)}", [a, b])
+        else:
+            d = STEPS[a][b]
+            fact = f"{N(b)} is {N(a)} itself" if d == 0 else f"{N(b)} is {d} steps from {N(a)}"
+            self.add(
+                "move.adjacent", step, False, fact, [a, b], requires="A Move goes to one of the six neighbouring cells"
+            )
         sb = stones[b]
-        note = self.phrase("move.destination", "note:locked", b=N(b)) if self.locked[b] else ""
-        ok = bool(BIT[b] & rules.move_destination(bits, me, a))
-        how = "" if sb is None else "own" if sb == me and not ok else "capture" if ok else ""
-        cells = [b] if sb is None or how == "own" else [a, b]
-        self.say(
-            "move.destination", step, ok, cells, how=how, a=N(a), b=N(b), held=sb, ta=tiers[a], tb=tiers[b], note=note
-        )
+        lock_note = f" ({N(b)} is locked; a Move onto a locked cell is legal)" if self.locked[b] else ""
+        reachable = bool(BIT[b] & rules.move_destination(bits, me, a))
+        if reachable and sb is None:
+            self.add("move.destination", step, True, f"{N(b)} is empty{lock_note}", [b])
+        elif not reachable and sb == me:
+            self.add(
+                "move.destination",
+                step,
+                False,
+                f"{N(b)} holds {me}'s own stone",
+                [b],
+                requires=f"A Move can never enter a cell holding {me}'s own stone",
+            )
+        elif reachable:
+            self.add(
+                "move.destination",
+                step,
+                True,
+                f"{N(b)} holds {sb}'s stone on Tier {tiers[b]}, strictly lower than {N(a)}'s Tier "
+                f"{tiers[a]}: a Move capture{lock_note}",
+                [a, b],
+            )
+        else:
+            self.add(
+                "move.destination",
+                step,
+                False,
+                f"{N(b)} holds {sb}'s stone on Tier {tiers[b]} and {N(a)} is Tier {tiers[a]}",
+                [a, b],
+                requires="A Move onto an enemy stone needs its tier strictly lower than the from-cell's",
+            )
         if own and sb != me:  # D-14: the Move happens, removing any enemy stone there
             stones[a] = None
             stones[b] = me
@@ -329,7 +473,17 @@ class _Judge:
             self.shape_given(turn.shape, landing)
 
     def shape_on_skip(self, s: Shape | None) -> None:
-        self.say("shape.skipped", STEP_SHAPE, s is None, [] if s is None else [s.cell], shape=s and shape_to_htn(s))
+        if s is None:
+            self.add("shape.skipped", STEP_SHAPE, True, "The Project is skipped, so the Shape is skipped too")
+        else:
+            self.add(
+                "shape.skipped",
+                STEP_SHAPE,
+                False,
+                f"{shape_to_htn(s)} was given",
+                [s.cell],
+                requires="When the Project is skipped the Shape is skipped too",
+            )
 
     def shape_left_out(self, landing: Cell) -> None:
         me, m, tiers, stones = self.me, self.m, self.tiers, self.stones
@@ -340,81 +494,138 @@ class _Judge:
         mandating = shapes_of(raises & mandate, lowers & mandate)
         if mandating:
             first = min(mandating, key=lambda sh: (STEPS[landing][sh.cell], sh.cell))
-            c, held, d, n = first.cell, stones[first.cell], STEPS[landing][first.cell], len(mandating)
-            facts = {"landing": N(landing), "d": d, "held": held, "n": n}
-            where = self.phrase("shape.mandate", "where:landing" if c == landing else "where", **facts)
-            occupant = self.phrase("shape.mandate", "occupant:empty" if held is None else "occupant", **facts)
-            more = self.phrase("shape.mandate", "more", **facts) if n > 1 else ""
-            shape = shape_to_htn(first)
-            self.say(
+            c = first.cell
+            where = (
+                "the landing cell itself"
+                if c == landing
+                else f"{plural(STEPS[landing][c], 'step')} from the landing cell {N(landing)}"
+            )
+            occupant = "empty" if stones[c] is None else f"holding {stones[c]}'s stone"
+            more = f"; {len(mandating)} such Shapes in all" if len(mandating) > 1 else ""
+            self.add(
                 "shape.mandate",
                 STEP_SHAPE,
                 False,
+                f"{shape_to_htn(first)} is legal ({N(c)}: {where}, Tier {tiers[c]}, unlocked, {occupant}){more}",
                 [c],
-                c=N(c),
-                shape=shape,
-                where=where,
-                t=tiers[c],
-                occupant=occupant,
-                more=more,
+                requires=f"The Shape may be left out only when no legal Shape targets a cell not "
+                f"occupied by {me}'s own stone",
             )
         else:
-            near = board.WITHIN_2[landing]
-            blockers = self._shape_blockers(near)
-            self.say(
-                "shape.mandate", STEP_SHAPE, True, [landing], near=len(near), landing=N(landing), blockers=blockers
+            self.add(
+                "shape.mandate",
+                STEP_SHAPE,
+                True,
+                f"No legal Shape targets a cell that is not occupied by {me}'s own stone, so the Shape may be "
+                f"left out: {self._shape_blockers(landing)}",
+                [landing],
             )
 
-    def _shape_blockers(self, near: Sequence[Cell]) -> str:
-        """Why no cell of ``near`` (within 2 steps of the landing cell) takes a Shape that counts for the
-        mandate: the cells by reason (the mover's own stone; locked; Tier 2 with no lowers left)."""
+    def _shape_blockers(self, landing: Cell) -> str:
+        """Why no cell within 2 steps of the landing cell takes a Shape that counts for the mandate: the
+        cells by reason (the mover's own stone; locked; Tier 2 with no lowers left)."""
         me, stones, tiers, locked = self.me, self.stones, self.tiers, self.locked
+        near = board.WITHIN_2[landing]
         own = [c for c in near if stones[c] == me]
         shut = [c for c in near if stones[c] != me and locked[c]]
         flat = [c for c in near if stones[c] != me and not locked[c] and tiers[c] == 2 and self.m.lowers_left == 0]
-        parts = [
-            self.phrase("shape.mandate", key if len(cells) > 1 else f"{key}:one", cells=_list(cells))
-            for key, cells in (("own", own), ("shut", shut), ("flat", flat))
-            if cells
-        ]
-        return "; ".join(parts)
+        parts = []
+        if own:
+            parts.append(
+                f"{_list(own)} {'holds' if len(own) == 1 else 'hold'} {me}'s own "
+                f"{'stone' if len(own) == 1 else 'stones'}"
+            )
+        if shut:
+            parts.append(f"{_list(shut)} {'is' if len(shut) == 1 else 'are'} locked")
+        if flat:
+            parts.append(
+                f"{_list(flat)} {'is' if len(flat) == 1 else 'are'} Tier 2 with no lowers left ({me} has 0 of 6)"
+            )
+        return f"of the {plural(len(near), 'cell')} within 2 steps of {N(landing)}, {'; '.join(parts)}"
 
     def shape_given(self, s: Shape, landing: Cell) -> None:
-        m, tiers, locked = self.m, self.tiers, self.locked
+        me, m, tiers, locked = self.me, self.m, self.tiers, self.locked
         bits = self.bits()
-        c, name = s.cell, N(s.cell)
+        c = s.cell
         d = STEPS[landing][c]
-        ok = bool(BIT[c] & rules.shape_range(landing))
-        self.say(
-            "shape.range",
-            STEP_SHAPE,
-            ok,
-            [c, landing],
-            how="landing" if ok and d == 0 else "",
-            c=name,
-            d=d,
-            landing=N(landing),
-        )
-        self.say("shape.unlocked", STEP_SHAPE, bool(BIT[c] & rules.shape_unlocked(bits)), [c], c=name)
+        if BIT[c] & rules.shape_range(landing):
+            at = "is the landing cell" if d == 0 else f"is {plural(d, 'step')} from the landing cell {N(landing)}"
+            self.add("shape.range", STEP_SHAPE, True, f"{N(c)} {at} (at most 2)", [c, landing])
+        else:
+            self.add(
+                "shape.range",
+                STEP_SHAPE,
+                False,
+                f"{N(c)} is {d} steps from it",
+                [c, landing],
+                requires=f"A Shape must be within 2 steps of the landing cell {N(landing)}",
+            )
+        if BIT[c] & rules.shape_unlocked(bits):
+            self.add("shape.unlocked", STEP_SHAPE, True, f"{N(c)} is not locked", [c])
+        else:
+            self.add(
+                "shape.unlocked",
+                STEP_SHAPE,
+                False,
+                f"{N(c)} is locked",
+                [c],
+                requires="A locked cell can never be Shaped",
+            )
         t = tiers[c]
         raise_ = s.kind == RAISE
-        tier_ok = bool(BIT[c] & rules.shape_tier_limit(s.kind, bits.tier1, bits.tier2))
-        after = t + 1 if raise_ else t - 1
-        self.say(
-            "shape.tier-limit",
-            STEP_SHAPE,
-            tier_ok,
-            [c],
-            how="" if tier_ok else s.kind,
-            c=name,
-            t=t,
-            kind=s.kind,
-            after=after,
-        )
-        budget = None if raise_ else rules.shape_lowering_budget(LOWER, m)
-        self.say("shape.lowering-budget", STEP_SHAPE, budget, lowers=m.lowers_left, left=m.lowers_left - 1)
+        if raise_:
+            tier_ok = bool(BIT[c] & rules.shape_tier_limit(RAISE, bits.tier1, bits.tier2))
+            if tier_ok:
+                self.add(
+                    "shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the raise makes it Tier {t + 1}", [c]
+                )
+            else:
+                self.add(
+                    "shape.tier-limit",
+                    STEP_SHAPE,
+                    False,
+                    f"{N(c)} is already Tier {t}",
+                    [c],
+                    requires="A raise needs Tier 0 or 1",
+                )
+            self.add(
+                "shape.lowering-budget",
+                STEP_SHAPE,
+                None,
+                f"A raise does not use the lowering budget ({me} has {m.lowers_left} of 6 lowers left)",
+            )
+        else:
+            tier_ok = bool(BIT[c] & rules.shape_tier_limit(LOWER, bits.tier1, bits.tier2))
+            if tier_ok:
+                self.add(
+                    "shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the lower makes it Tier {t - 1}", [c]
+                )
+            else:
+                self.add(
+                    "shape.tier-limit",
+                    STEP_SHAPE,
+                    False,
+                    f"{N(c)} is Tier 0",
+                    [c],
+                    requires="A lower needs Tier 1 or 2",
+                )
+            if rules.shape_lowering_budget(LOWER, m):
+                self.add(
+                    "shape.lowering-budget",
+                    STEP_SHAPE,
+                    True,
+                    f"{me} has {m.lowers_left} of 6 lowers left; this lower uses one, leaving {m.lowers_left - 1}",
+                )
+            else:
+                self.add(
+                    "shape.lowering-budget",
+                    STEP_SHAPE,
+                    False,
+                    f"{me} has used the whole lowering budget (0 of 6 lowers left)",
+                    requires="A lower needs at least 1 lower left",
+                )
         if not locked[c] and tier_ok:  # D-14: the Shape changes the tier when it can
-            tiers[c] = after
+            tiers[c] = t + 1 if raise_ else t - 1
             self.shaped = s
             t1, t2 = rules.shaped_by(bits.tier1, bits.tier2, s)
             self._bits = bits._replace(tier1=t1, tier2=t2)
@@ -422,11 +633,30 @@ class _Judge:
     # ------------------------------------------------------------ echo --
 
     def echo(self) -> None:
-        e, m = self.turn.echo, self.m
-        ok = None if e is None else rules.echo_charge(m)
-        self.say("echo.charge", STEP_ECHO, ok, charges=m.charges, left=m.charges - 1)
+        e, me, m = self.turn.echo, self.me, self.m
         if e is None:
+            self.add(
+                "echo.charge",
+                STEP_ECHO,
+                None,
+                f"No Echo was declared; the Echo is optional ({me} has {plural(m.charges, 'charge')} left)",
+            )
             return
+        if rules.echo_charge(m):
+            self.add(
+                "echo.charge",
+                STEP_ECHO,
+                True,
+                f"{me} has {plural(m.charges, 'charge')}; the Echo spends one, leaving {m.charges - 1}",
+            )
+        else:
+            self.add(
+                "echo.charge",
+                STEP_ECHO,
+                False,
+                f"{me} has none left, and charges never come back",
+                requires="An Echo needs a charge",
+            )
         if e.kind == CAPTURE:
             self.echo_capture(e.cell)
         else:
@@ -434,44 +664,106 @@ class _Judge:
 
     def echo_capture(self, c: Cell) -> None:
         # One check per rule, each decided by checker.rules, which the generator and the count use too.
-        me, stones = self.me, self.stones
-        bits, cell, name = self.bits(), BIT[c], N(c)
-        ok = bool(cell & rules.echo_capture_enemy(bits, me))
-        self.say("echo-capture.enemy", STEP_ECHO, ok, [c], c=name, after=self._after_project(c), holds=self._holds(c))
+        me, enemy, stones = self.me, self.enemy, self.stones
+        bits, cell = self.bits(), BIT[c]
+        if cell & rules.echo_capture_enemy(bits, me):
+            self.add(
+                "echo-capture.enemy", STEP_ECHO, True, self._after_project(c, f"{N(c)} holds {enemy}'s stone"), [c]
+            )
+        else:
+            self.add(
+                "echo-capture.enemy",
+                STEP_ECHO,
+                False,
+                self._after_project(c, _holds(stones, c, me)),
+                [c],
+                requires="An Echo-Capture targets an enemy stone",
+            )
         empty = [n for n in NEIGHBOURS[c] if stones[n] is None]
-        ok = bool(rules.echo_capture_sealed(bits, cell))
-        how = "one" if len(empty) == 1 else ""
-        self.say(
-            "echo-capture.sealed",
-            STEP_ECHO,
-            ok,
-            [c] if ok else [c, *empty],
-            how="" if ok else how,
-            c=name,
-            empty=empty and _list(empty),
-        )
-        self.say(
-            "echo-capture.tier",
-            STEP_ECHO,
-            bool(cell & rules.echo_capture_tier(bits.tier1, bits.tier2)),
-            [c],
-            tier=self._tier(c),
-        )
+        if rules.echo_capture_sealed(bits, cell):
+            self.add("echo-capture.sealed", STEP_ECHO, True, f"{N(c)} has no empty neighbouring cell", [c])
+        else:
+            self.add(
+                "echo-capture.sealed",
+                STEP_ECHO,
+                False,
+                f"{N(c)} has {'an empty neighbour' if len(empty) == 1 else 'empty neighbours'}: {_list(empty)}",
+                [c, *empty],
+                requires="An Echo-Capture target must have no empty neighbouring cell",
+            )
+        if cell & rules.echo_capture_tier(bits.tier1, bits.tier2):
+            self.add("echo-capture.tier", STEP_ECHO, True, self._tier(c), [c])
+        else:
+            self.add(
+                "echo-capture.tier",
+                STEP_ECHO,
+                False,
+                self._tier(c),
+                [c],
+                requires="An Echo-Capture target must stand on Tier 1 or 2",
+            )
         mine = [n for n in NEIGHBOURS[c] if stones[n] == me]
-        ok = bool(rules.echo_capture_contact(bits, me, cell))
-        how = "one" if ok and len(mine) == 1 else ""
-        self.say("echo-capture.contact", STEP_ECHO, ok, [c, *mine], how=how, c=name, mine=mine and _list(mine))
+        if rules.echo_capture_contact(bits, me, cell):
+            self.add(
+                "echo-capture.contact",
+                STEP_ECHO,
+                True,
+                f"{me}'s stone{'s' if len(mine) > 1 else ''} on {_list(mine)} "
+                f"{'are' if len(mine) > 1 else 'is'} adjacent to {N(c)}",
+                [c, *mine],
+            )
+        else:
+            self.add(
+                "echo-capture.contact",
+                STEP_ECHO,
+                False,
+                f"none of {N(c)}'s neighbours holds one",
+                [c],
+                requires=f"An Echo-Capture needs at least one of {me}'s stones adjacent to the target",
+            )
 
     def echo_lock(self, c: Cell) -> None:
         # One check per rule, each decided by checker.rules, which the generator and the count use too.
-        me, m = self.me, self.m
-        bits, cell, name = self.bits(), BIT[c], N(c)
-        ok = rules.echo_lock_once(m)
-        self.say("echo-lock.once", STEP_ECHO, ok, earlier="" if ok else self._earlier_lock())
-        ok = bool(cell & rules.echo_lock_own_stone(bits, me))
-        self.say("echo-lock.own-stone", STEP_ECHO, ok, [c], c=name, after=self._after_project(c), holds=self._holds(c))
-        self.say("echo-lock.tier", STEP_ECHO, bool(cell & rules.echo_lock_tier(bits.tier2)), [c], tier=self._tier(c))
-        self.say("echo-lock.unlocked", STEP_ECHO, bool(cell & rules.echo_lock_unlocked(bits)), [c], c=name)
+        me, m, stones = self.me, self.m, self.stones
+        bits, cell = self.bits(), BIT[c]
+        if rules.echo_lock_once(m):
+            self.add("echo-lock.once", STEP_ECHO, True, f"{me} has not Echo-Locked before in this game")
+        else:
+            self.add(
+                "echo-lock.once",
+                STEP_ECHO,
+                False,
+                f"{me} has already used the Echo-Lock, {self._earlier_lock()}",
+                requires="Each player may Echo-Lock once per game",
+            )
+        if cell & rules.echo_lock_own_stone(bits, me):
+            self.add("echo-lock.own-stone", STEP_ECHO, True, self._after_project(c, f"{N(c)} holds {me}'s stone"), [c])
+        else:
+            self.add(
+                "echo-lock.own-stone",
+                STEP_ECHO,
+                False,
+                self._after_project(c, _holds(stones, c, me)),
+                [c],
+                requires=f"An Echo-Lock targets a cell occupied by {me}'s own stone",
+            )
+        if cell & rules.echo_lock_tier(bits.tier2):
+            self.add("echo-lock.tier", STEP_ECHO, True, self._tier(c), [c])
+        else:
+            self.add(
+                "echo-lock.tier", STEP_ECHO, False, self._tier(c), [c], requires="An Echo-Lock needs a Tier-2 cell"
+            )
+        if cell & rules.echo_lock_unlocked(bits):
+            self.add("echo-lock.unlocked", STEP_ECHO, True, f"{N(c)} is not locked yet", [c])
+        else:
+            self.add(
+                "echo-lock.unlocked",
+                STEP_ECHO,
+                False,
+                f"{N(c)} is locked",
+                [c],
+                requires="An Echo-Lock target must not be locked already",
+            )
 
     def _earlier_lock(self) -> str:
         """Where the mover Echo-Locked before, when the position (or the history) shows it; otherwise
