@@ -323,7 +323,9 @@ def end_of_game(before: Position, after: Position, skipped: bool, history: Seque
         )
     if history is not None:
         key = after.key()
-        seen = _occurrences(history, key) + ([len(history)] if before.key() == key else [])
+        seen = _occurrences(history, key)
+        if before.key() == key:
+            seen.append(len(history))
         if seen and not skipped:
             return GameResult(
                 True,

@@ -156,10 +156,11 @@ def weigh_encirclement(bits: Bits, mover: str) -> list[Weighing]:
     """The normal capture check (RULES §7): every opponent stone on tier >= 1
     whose six slots are all edge or the mover's stones, weighed on this board."""
     enemy = other(mover)
-    own = bits.stones(mover)
+    own, foe = (bits.a, bits.b) if mover == "A" else (bits.b, bits.a)
+    not_own = FULL & ~own
     out = []
-    for c in cells(bits.stones(enemy) & (bits.tier1 | bits.tier2)):
-        if NEIGHBOUR_MASKS[c] & ~own:
+    for c in cells(foe & (bits.tier1 | bits.tier2)):
+        if NEIGHBOUR_MASKS[c] & not_own:
             continue  # a neighbouring cell that is not the mover's stone
         t = bits.tier(c)
         terms = tuple(
@@ -234,9 +235,7 @@ def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Even
     m, e = pos.player(me), pos.player(enemy)
     bits = pos.bits
     p, shape, echo = turn
-    m_reserve, m_charges, m_lowers, m_raises = m.reserve, m.charges, m.lowers_left, m.raises
-    m_placed, m_lock = m.placed, m.echo_lock_used
-    cleared = m.cooldown
+    m_reserve, m_charges, m_lowers, m_captures, m_raises, m_placed, m_lock, cleared = m
     first_place = None
     move_captured: list[Cell] = []
 
@@ -284,7 +283,7 @@ def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Even
     all_captured = move_captured + encircled + echoed
 
     n = len(all_captured)
-    new_m = _new(PlayerState, (m_reserve, m_charges, m_lowers, m.captures + n, m_raises, m_placed, m_lock, _NONE))
+    new_m = _new(PlayerState, (m_reserve, m_charges, m_lowers, m_captures + n, m_raises, m_placed, m_lock, _NONE))
     new_e = e if not n else e._replace(reserve=e.reserve + n, cooldown=e.cooldown | frozenset(all_captured))
     after = Position._made(bits, enemy, pos.half_moves + 1, (new_m, new_e) if me == "A" else (new_e, new_m))
     if not events:

@@ -61,9 +61,10 @@ def has_legal_project(pos: Position) -> bool:
     """Whether the player to move has any legal Project (else: Strangle).
     With stones in reserve, a Place or the cooldown skip (some cell to Place
     on without the cooldown); otherwise a Move."""
-    bits, m, me = pos.bits, pos.mover, pos.to_move
+    bits, m = pos.bits, pos.mover
     if rules.place_reserve(m):
-        return bool(rules.place_cells(bits, m, ignore_cooldown=True))
+        return bool(rules.place_cells(bits, m, True))  # the cooldown aside
+    me = pos.to_move
     to = rules.move_destinations(bits, me)
     for a in cells(rules.move_own_stone(bits, me)):
         if rules.move_cells(bits, me, a, to):
@@ -75,10 +76,10 @@ def project_is_legal(pos: Position, project: Project) -> bool:
     """Whether ``project`` is among :func:`legal_projects`, decided for it alone."""
     bits, m = pos.bits, pos.mover
     if rules.place_reserve(m):
-        if isinstance(project, Place):
+        if type(project) is Place:
             return bool(BIT[project.cell] & rules.place_cells(bits, m))  # a legal Place: no skip
-        return isinstance(project, Skip) and rules.project_skip(bits, m)
-    if not (isinstance(project, Move) and rules.move_reserve_empty(m)):
+        return type(project) is Skip and rules.project_skip(bits, m)
+    if not (type(project) is Move and rules.move_reserve_empty(m)):
         return False
     me = pos.to_move
     return bool(

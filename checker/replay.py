@@ -102,9 +102,8 @@ def replay_quickly(
             return Replay(
                 i + 1, False, FirstIllegal(i, verdict), pos, game or game_status(pos, hist is not None), (verdict,)
             )
-        outcome = apply(pos, turn, hist, events=False)
+        after, _, _, game = apply(pos, turn, hist, events=False)
         if hist is not None:
             hist.append(pos)
-        pos, game = outcome.position, outcome.game
-        over = game.over
+        pos, over = after, game.over
     return Replay(len(turns), True, None, pos, game or game_status(pos, hist is not None), ())
