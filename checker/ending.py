@@ -281,11 +281,18 @@ def _occurrences(history: Sequence[Position], key: tuple[object, ...]) -> list[i
     return [i for i, p in enumerate(history) if p.key() == key]
 
 
-def end_of_game(before: Position, after: Position, skipped: bool, history: Sequence[Position] | None) -> GameResult:
+def end_of_game(
+    before: Position,
+    after: Position,
+    skipped: bool,
+    history: Sequence[Position] | None,
+    has_project: bool | None = None,
+) -> GameResult:
     """The end-of-game checks after a turn from ``before`` to ``after``, in
     the order of RULES §8 (D-11).  ``history`` is the game's earlier positions
     (not including ``before``); ``None`` means repetition and threefold
-    cannot be evaluated."""
+    cannot be evaluated.  ``has_project``: whether the player to move in
+    ``after`` has a legal Project, when the caller knows it already."""
     me = before.to_move
     enemy = other(me)
     evaluated = history is not None
@@ -312,7 +319,7 @@ def end_of_game(before: Position, after: Position, skipped: bool, history: Seque
             rep,
             more=LINKS["network"],
         )
-    if not has_legal_project(after):
+    if not (has_legal_project(after) if has_project is None else has_project):
         return GameResult(
             True,
             me,

@@ -217,10 +217,11 @@ def count_turns(pos: Position) -> int:
     return total
 
 
-def turn_is_legal(pos: Position, turn: Turn, *, game_over_checked: bool = False) -> bool:
+def turn_is_legal(pos: Position, turn: Turn, *, game_over_checked: bool = False, project_checked: bool = False) -> bool:
     """Whether ``turn`` is one of :func:`legal_turns`, decided for it alone
     with the same rules (no explanation: :func:`checker.legality.check` says
-    why).  ``game_over_checked``: the caller knows the game is not over.
+    why).  ``game_over_checked``: the caller knows the game is not over;
+    ``project_checked``: the caller knows the turn's Project is legal.
 
     >>> from checker.notation import parse_htn
     >>> turn_is_legal(Position.start(), parse_htn("c3 +d4")), turn_is_legal(Position.start(), parse_htn("d4 +d4"))
@@ -229,7 +230,7 @@ def turn_is_legal(pos: Position, turn: Turn, *, game_over_checked: bool = False)
     if not game_over_checked and game_over_reason(pos) is not None:
         return False
     p, s, e = turn
-    if not project_is_legal(pos, p):
+    if not (project_checked or project_is_legal(pos, p)):
         return False
     me, m = pos.to_move, pos.mover
     after, landing = after_project(pos.bits, me, p)

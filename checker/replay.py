@@ -19,12 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from checker.ending import GameResult, History, game_over_reason, game_status
+from checker.ending import GameResult, History, end_of_game, game_over_reason, game_status
 from checker.generate import turn_is_legal
 from checker.legality import Verdict, check
-from checker.play import apply
+from checker.play import after
 from checker.position import Position
-from checker.turn import Turn
+from checker.projects import project_is_legal
+from checker.turn import Skip, Turn
 
 __all__ = ["FirstIllegal", "Replay", "replay", "replay_quickly"]
 
@@ -78,14 +79,26 @@ def replay_quickly(
 ) -> Replay:
     """:func:`replay` for a whole game when only its first illegal turn needs
     explaining: each turn is decided (:func:`checker.generate.turn_is_legal`)
-    and applied without its events; the first illegal one is judged by
-    :func:`checker.legality.check`, explanation and all.  Equal to
+    and applied without its events (:func:`checker.play.apply`'s two parts,
+    :func:`checker.play.after` and :func:`checker.ending.end_of_game`, with
+    the next turn's Project decided between them: a legal one spares the
+    search for a legal Project, Strangle's); the first illegal one is judged
+    by :func:`checker.legality.check`, explanation and all.  Equal to
     :func:`replay` but for ``verdicts``, which holds only that verdict.
 
     >>> from checker.notation import parse_htn
     >>> r = replay_quickly([parse_htn("c3 +d4"), parse_htn("e5 +d4"), parse_htn("e5 +d5")])
     >>> r.checked, r.first_illegal.index, r.first_illegal.verdict.violations
     (3, 2, ['place.empty'])
+
+    B's seven stones boxed in by A's but for c3: A's Place there Strangles B,
+    whatever the next turn holds.
+
+    >>> from checker.notation import parse_hpn
+    >>> boxed = parse_hpn("0B0B0B0A/0B0B0B0A0/0B0A00A00/0A0A00000/000000/00000/0000 A 1:3:6:0:0:P:- 0:3:6:0:0:P:- 14")
+    >>> r = replay_quickly([parse_htn("c3 +e5"), parse_htn("a1 +a2")], boxed, [])
+    >>> str(r.game.reason), r.first_illegal.index, r.first_illegal.verdict.violations[0]
+    ('strangle', 1, 'game.over')
     """
     if start is None:
         start = Position.start()
@@ -95,15 +108,19 @@ def replay_quickly(
     pos = start
     over = game_over_reason(pos) is not None
     game = None
+    known = False  # whether the turn's Project is known to be legal
     for i, turn in enumerate(turns):
-        if over or not turn_is_legal(pos, turn, game_over_checked=True):
+        if over or not turn_is_legal(pos, turn, game_over_checked=True, project_checked=known):
             verdict = check(pos, turn, hist, assume_consistent=True, ended=game)
             assert not verdict.legal, "turn_is_legal and check disagree"
             return Replay(
                 i + 1, False, FirstIllegal(i, verdict), pos, game or game_status(pos, hist is not None), (verdict,)
             )
-        after, _, _, game = apply(pos, turn, hist, events=False)
+        nxt = after(pos, turn)
+        # The next turn's Project, decided now: a legal one is a legal Project, so no Strangle to look for.
+        known = i + 1 < len(turns) and project_is_legal(nxt, turns[i + 1].project)
+        game = end_of_game(pos, nxt, type(turn.project) is Skip, hist, True if known else None)
         if hist is not None:
             hist.append(pos)
-        pos, over = after, game.over
+        pos, over = nxt, game.over
     return Replay(len(turns), True, None, pos, game or game_status(pos, hist is not None), ())
