@@ -226,6 +226,13 @@ def _going_on(to_move: str, half_moves: int, rep: str, note: str) -> GameResult:
     )
 
 
+def _over(
+    result: str, reason: EndReason, message: str, rep: str, tiebreak: dict[str, TiebreakFigures] | None = None
+) -> GameResult:
+    """A game over: who won (or ``"draw"``), how, the words, and the rules' page of the reason."""
+    return GameResult(True, result, reason, message, rep, tiebreak, LINKS.get(reason, LINKS["game-end"]))
+
+
 def game_status(pos: Position, history_given: bool = True) -> GameResult:
     """The game's state in ``pos`` itself, before any turn: over (and who won)
     when the position accepts no turn (RULES §8, D-13), otherwise going on."""
@@ -235,19 +242,10 @@ def game_status(pos: Position, history_given: bool = True) -> GameResult:
         return _goes_on(pos, rep)
     if reason == TIEBREAK:
         result, decision, figs = _tiebreak(pos)
-        return GameResult(
-            True, result, reason, f"{_CAP}: {_UNLESS}, the tiebreak decides: {decision}", rep, figs, LINKS["game-end"]
-        )
+        return _over(result, reason, f"{_CAP}: {_UNLESS}, the tiebreak decides: {decision}", rep, figs)
     # Takeover: whoever has 6 captures; Network and Strangle: the player who just moved
     result = _takeover_winner(pos) if reason == TAKEOVER else other(pos.to_move)
-    return GameResult(
-        True,
-        result,
-        reason,
-        f"The game is over: {describe_game_over(pos, reason)}. {result} wins.",
-        rep,
-        more=LINKS[reason],
-    )
+    return _over(result, reason, f"The game is over: {describe_game_over(pos, reason)}. {result} wins.", rep)
 
 
 class History(list[Position]):
@@ -301,60 +299,25 @@ def end_of_game(
 
     captures = after.player(me).captures
     if captures >= 6:
-        return GameResult(
-            True,
-            me,
-            TAKEOVER,
-            f"{me} wins by Takeover: {_captured_text(me, captures)} (6 or more).",
-            rep,
-            more=LINKS["takeover"],
-        )
+        return _over(me, TAKEOVER, f"{me} wins by Takeover: {_captured_text(me, captures)} (6 or more).", rep)
     group = network_group(after.bits, me)
     if group:
-        return GameResult(
-            True,
-            me,
-            NETWORK,
-            f"{me} wins by Network: {len(group)} of {me}'s stones {_group_text(group)}.",
-            rep,
-            more=LINKS["network"],
-        )
+        return _over(me, NETWORK, f"{me} wins by Network: {len(group)} of {me}'s stones {_group_text(group)}.", rep)
     if not (has_legal_project(after) if has_project is None else has_project):
-        return GameResult(
-            True,
-            me,
-            STRANGLE,
-            f"{me} wins by Strangle: {enemy} begins their turn with no legal Project ({_no_project_text(after)}).",
-            rep,
-            more=LINKS["strangle"],
-        )
+        no_project = f"{enemy} begins their turn with no legal Project ({_no_project_text(after)})"
+        return _over(me, STRANGLE, f"{me} wins by Strangle: {no_project}.", rep)
     if history is not None:
         key = after.key()
         seen = _occurrences(history, key)
         if before.key() == key:
             seen.append(len(history))
         if seen and not skipped:
-            return GameResult(
-                True,
-                enemy,
-                REPETITION,
-                f"{me} loses by repetition: the turn recreates an earlier position of the game, "
-                f"{_earlier(seen[0], history)}. "
-                f"{enemy} wins.",
-                rep,
-                more=LINKS["game-end"],
-            )
+            earlier = f"the turn recreates an earlier position of the game, {_earlier(seen[0], history)}"
+            return _over(enemy, REPETITION, f"{me} loses by repetition: {earlier}. {enemy} wins.", rep)
         if len(seen) + 1 >= 3:
-            return GameResult(
-                True,
-                "draw",
-                THREEFOLD,
-                f"Draw by threefold repetition: this position, with {enemy} to move, has now "
-                f"occurred {len(seen) + 1} times: {', '.join(_earlier(i, history) for i in seen)} "
-                "and now.",
-                rep,
-                more=LINKS["game-end"],
-            )
+            times = f"{len(seen) + 1} times: {', '.join(_earlier(i, history) for i in seen)} and now"
+            again = f"this position, with {enemy} to move, has now occurred {times}"
+            return _over("draw", THREEFOLD, f"Draw by threefold repetition: {again}.", rep)
     if after.half_moves >= MAX_HALF_MOVES:
         result, decision, figs = _tiebreak(after)
         if evaluated:
@@ -364,5 +327,5 @@ def end_of_game(
                 f"{_CAP}: unless the turn recreated an earlier position (repetition and threefold were not "
                 f"evaluated: the request has no history), the tiebreak decides: {decision}"
             )
-        return GameResult(True, result, TIEBREAK, text, rep, figs, LINKS["game-end"])
+        return _over(result, TIEBREAK, text, rep, figs)
     return _goes_on(after, rep, note)

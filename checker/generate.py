@@ -123,21 +123,11 @@ def _branches(pos: Position, project: Project | None = None) -> list[tuple[Proje
             continue
         dst = BIT[landing]
         keep = ~(src | dst)
-        near = _RANGE[landing]
-        raises, lowers = near & may_raise, near & may_lower
-        mandating = (mandate & keep) | (mandate_empty & src) | (mandate_own & dst)
-        out.append(
-            (
-                p,
-                raises,
-                lowers,
-                not (raises | lowers) & mandating,
-                rules.echo_capture_cells(after_project(bits, me, p)[0], me, sealable)
-                if (src | dst) & reach
-                else capture,
-                (lock & keep) | (lock_empty & src) | (lock_own & dst),
-            )
-        )
+        raises, lowers = _RANGE[landing] & may_raise, _RANGE[landing] & may_lower
+        optional = not (raises | lowers) & ((mandate & keep) | (mandate_empty & src) | (mandate_own & dst))
+        near = (src | dst) & reach  # beside a candidate: the Echo-Capture asked again, on the board after
+        echo_capture = rules.echo_capture_cells(after_project(bits, me, p)[0], me, sealable) if near else capture
+        out.append((p, raises, lowers, optional, echo_capture, (lock & keep) | (lock_empty & src) | (lock_own & dst)))
     return out
 
 
