@@ -236,3 +236,21 @@ def test_a_turn_after_a_repetition_or_a_threefold_is_illegal(vector_id):
         assert f"ended the game by a {'threefold ' if vector_id == 'hand-end-15' else ''}repetition" in (
             quick.first_illegal.verdict.explanation
         )
+
+
+# B's seven stones boxed in by A's but for c3 (the replay doctest's position): A's Place on c3 Strangles B.
+BOXED = "0B0B0B0A/0B0B0B0A0/0B0A00A00/0A0A00000/000000/00000/0000 A 1:3:6:0:0:P:- 0:3:6:0:0:P:- 14"
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [["c3 +e5"], ["c3 +e5", "a1 +a2"], ["e5 +e6"], ["e5 +e6", "c3 +e4"]],
+    ids=["strangle", "strangle-then-a-turn", "no-strangle", "no-strangle-then-a-turn"],
+)
+def test_a_game_ending_in_strangle_is_replayed_quickly_as_replay_does(turns):
+    """The quick replay decides the next turn's Project as it judges the end of the game, sparing
+    Strangle's search when one is legal: it must still find the Strangle where there is one."""
+    played = [parse_htn(t) for t in turns]
+    quick, full = replay_quickly(played, parse_hpn(BOXED), []), replay(played, parse_hpn(BOXED), [])
+    _same(quick, full)
+    assert (str(quick.game.reason) == "strangle") == (turns[0] == "c3 +e5")
