@@ -536,6 +536,29 @@ def test_typed_turns_and_their_errors(pg):
     assert pg.button("Play on").is_disabled()
 
 
+def test_check_pressed_while_a_typed_turn_awaits_its_read_shows_the_verdict(pg):
+    """Check pressed at once after typing (before the page reads the typed text, TYPING_MS later) shows
+    Check's verdict: the pending read is dropped, not sent after Check's request to supersede it.
+    The server's answers are held back 1 s, so the read's timer would fire while Check waits."""
+    import time
+
+    pg.open()
+    page = pg.page
+
+    def slow(route):
+        time.sleep(1.0)
+        route.continue_()
+
+    page.route("**/v1/render/view", slow)
+    try:
+        page.fill("#htn", "c3 +d4")
+        page.click("#check")
+        page.wait_for_selector("#result .verdict-box", state="attached", timeout=10_000)
+        assert "Legal" in page.inner_text("#verdict-head")
+    finally:
+        page.unroute("**/v1/render/view")
+
+
 def test_pasted_positions(pg):
     pg.open()
     page = pg.page

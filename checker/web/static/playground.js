@@ -10,7 +10,7 @@ import { fromAddress, playedOn, remember, stepAt } from "./game.js";
 import { share } from "./share.js";
 import {
   $, EMBED, ask, checked, draw, el, gameFailed, kind, noVerdict, open, positionFailed, refresh, say, setKinds,
-  setLegal, showVerdict, state, turnChanged,
+  setLegal, showVerdict, state, turnChanged, typingRead,
 } from "./view.js";
 
 // The view the address names (on opening the page, and on back/forward).
@@ -58,6 +58,7 @@ const doCheck = task(async function () {
     return;
   }
   setLegal(false);
+  typingRead();
   let a;
   try {
     a = await ask(state.where, { turn: text, check: true });

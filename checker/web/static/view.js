@@ -182,6 +182,16 @@ export const refresh = task(async function () {
   if (a.legal) say(T.shortNote(a.legal.note, a.legal.cells.length));
 });
 
+/** A typed turn's pending read is dropped: the request about to be made reads the text itself (a read
+ * made after it would answer later and leave its answer unshown). */
+export function typingRead() {
+  if (state.timer !== null) {
+    clearTimeout(state.timer);
+    busy(-1);
+  }
+  state.timer = null;
+}
+
 // After every change of the turn: the text field, the words, a verdict that no longer matches, the board.
 export function turnChanged(typed) {
   state.typed = typed;
@@ -193,11 +203,7 @@ export function turnChanged(typed) {
       el.result.prepend(h("p", { class: "stale-note", text: "The turn has changed since this check: press Check again." }));
   }
   turnShown();
-  if (state.timer !== null) {
-    clearTimeout(state.timer);
-    busy(-1);
-  }
-  state.timer = null;
+  typingRead();
   if (!typed) return refresh();
   busy(1); // the page is busy until the typed turn is read
   state.timer = setTimeout(() => {
