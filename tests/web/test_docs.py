@@ -12,7 +12,6 @@ from html.parser import HTMLParser
 import pytest
 from swagger_ui_bundle import swagger_ui_path
 
-from bench.browser import CHROMIUM, CHROMIUM_ARGS
 from bench.server import running_gunicorn
 from checker.web.openapi import TAGS
 from tests.web.accessibility import assert_accessible
@@ -185,19 +184,6 @@ def base():
         pytest.skip(message)
     with running_gunicorn(GUNICORN_ACCESS_LOG="") as srv:
         yield srv.base
-
-
-@pytest.fixture(scope="module")
-def browser(base):
-    """One headless Chromium for the module's browser tests; each test opens its own context."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def test_docs_works_in_a_browser_under_its_csp(base, browser):

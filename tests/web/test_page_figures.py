@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from bench.browser import CHROMIUM, CHROMIUM_ARGS
 from bench.server import running_gunicorn
 from tests.web.test_playground import _missing_browser
 
@@ -45,18 +44,6 @@ def base():
         pytest.skip(f"the page figures need headless Chromium: {reason}")
     with running_gunicorn(GUNICORN_ACCESS_LOG="") as srv:
         yield srv.base.rstrip("/")
-
-
-@pytest.fixture(scope="module")
-def browser(base):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.mark.parametrize("width", [375, 1280])

@@ -24,7 +24,6 @@ from urllib.parse import urlencode
 
 import pytest
 
-from bench.browser import CHROMIUM, CHROMIUM_ARGS
 from bench.server import ROOT, running_gunicorn
 from tests.web.accessibility import assert_accessible
 from tests.web.test_playground import START_HPN, UI_TIMEOUT_MS, _missing_browser
@@ -101,18 +100,6 @@ def base():
         pytest.skip(message)
     with running_gunicorn(GUNICORN_ACCESS_LOG="") as srv:
         yield srv.base
-
-
-@pytest.fixture(scope="module")
-def browser(base):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture
