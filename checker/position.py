@@ -25,12 +25,14 @@ rejects an inconsistent one before it gets that far.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from itertools import compress, repeat
+from operator import eq
+from typing import NamedTuple, TypeVar
 
 from checker import board
-from checker.board import Cell
+from checker.board import BIT, Cell
 from checker.wording import plural
 
 __all__ = ["PLAYERS", "other", "PlayerState", "Bits", "Position", "Problem", "STONES_PER_PLAYER"]
@@ -40,6 +42,7 @@ STONES_PER_PLAYER = 7
 START_CHARGES = 3
 START_LOWERS = 6
 MAX_HALF_MOVES = 60
+_V = TypeVar("_V")
 
 
 def other(player: str) -> str:
@@ -67,10 +70,6 @@ class PlayerState(NamedTuple):
     def lowers_used(self) -> int:
         return START_LOWERS - self.lowers_left
 
-    def key(self) -> tuple[object, ...]:
-        """The player's part of the repetition key: everything but the cooldown."""
-        return self[:7]
-
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -82,6 +81,20 @@ class Problem:
 
 
 _START_PLAYER = PlayerState()
+
+
+def _mask(values: Iterable[object], want: object) -> int:
+    """The cells whose value (in board order) equals ``want``, as a mask."""
+    return sum(compress(BIT, map(eq, values, repeat(want))))
+
+
+def _spread(empty: _V, *masks: tuple[int, _V]) -> tuple[_V, ...]:
+    """Each cell's value in board order: ``empty``, or the value of the last of ``masks`` that holds it."""
+    out = [empty] * board.CELL_COUNT
+    for mask, value in masks:
+        for c in board.cells(mask):
+            out[c] = value
+    return tuple(out)
 
 
 class Bits(NamedTuple):
@@ -106,48 +119,10 @@ class Bits(NamedTuple):
         bit = 1 << c
         return 2 if self.tier2 & bit else 1 if self.tier1 & bit else 0
 
-    def tier_tuple(self) -> tuple[int, ...]:
-        """Each cell's tier, in board order."""
-        out = [0] * board.CELL_COUNT
-        for c in board.cells(self.tier1):
-            out[c] = 1
-        for c in board.cells(self.tier2):
-            out[c] = 2
-        return tuple(out)
-
-    def stone_tuple(self) -> tuple[str | None, ...]:
-        """Each cell's stone, in board order."""
-        out: list[str | None] = [None] * board.CELL_COUNT
-        for c in board.cells(self.a):
-            out[c] = "A"
-        for c in board.cells(self.b):
-            out[c] = "B"
-        return tuple(out)
-
-    def locked_tuple(self) -> tuple[bool, ...]:
-        """Whether each cell is locked, in board order."""
-        out = [False] * board.CELL_COUNT
-        for c in board.cells(self.locked):
-            out[c] = True
-        return tuple(out)
-
     @classmethod
     def of(cls, tiers: Iterable[int], stones: Iterable[str | None], locked: Iterable[bool]) -> Bits:
-        a = b = t1 = t2 = lk = 0
-        bit = 1
-        for t, s, k in zip(tiers, stones, locked):
-            if s == "A":
-                a |= bit
-            elif s == "B":
-                b |= bit
-            if t == 1:
-                t1 |= bit
-            elif t == 2:
-                t2 |= bit
-            if k:
-                lk |= bit
-            bit <<= 1
-        return cls(a, b, t1, t2, lk)
+        ts, ss = tuple(tiers), tuple(stones)
+        return cls(_mask(ss, "A"), _mask(ss, "B"), _mask(ts, 1), _mask(ts, 2), sum(compress(BIT, locked)))
 
 
 class Position:
@@ -190,9 +165,7 @@ class Position:
         self._locked: tuple[bool, ...] | None = tuple(map(bool, locked))
         if not (len(self._tiers) == len(self._stones) == len(self._locked) == board.CELL_COUNT):
             raise ValueError(f"a position has exactly {board.CELL_COUNT} cells")
-        self.to_move = to_move
-        self.half_moves = half_moves
-        self._players = (players["A"], players["B"])
+        self.to_move, self.half_moves, self._players = to_move, half_moves, (players["A"], players["B"])
         self._hash: int | None = None
         self._key: tuple[object, ...] | None = None
         self._problems: tuple[Problem, ...] | None = None
@@ -227,9 +200,8 @@ class Position:
     ) -> Position:
         """Build a position from ``{cell: (tier, stone, locked)}`` for the cells
         that differ from the start.  Handy in tests and examples."""
-        tiers = [0] * board.CELL_COUNT
+        tiers, locked = [0] * board.CELL_COUNT, [False] * board.CELL_COUNT
         stones: list[str | None] = [None] * board.CELL_COUNT
-        locked = [False] * board.CELL_COUNT
         for cell, (tier, stone, lock) in (cells or {}).items():
             tiers[cell], stones[cell], locked[cell] = tier, stone, lock
         players = players or {"A": _START_PLAYER, "B": _START_PLAYER}
@@ -247,15 +219,13 @@ class Position:
         **player_changes: PlayerState,
     ) -> Position:
         """A copy with some fields changed; ``A=`` / ``B=`` replace one player."""
-        ps = dict(players) if players is not None else {"A": self._players[0], "B": self._players[1]}
-        ps.update(player_changes)
         return Position(
             self.tiers if tiers is None else tiers,
             self.stones if stones is None else stones,
             self.locked if locked is None else locked,
             self.to_move if to_move is None else to_move,
             self.half_moves if half_moves is None else half_moves,
-            ps,
+            {**(self.players if players is None else players), **player_changes},
         )
 
     # -- access ------------------------------------------------------------
@@ -271,34 +241,30 @@ class Position:
     @property
     def bits(self) -> Bits:
         """The board as masks (:class:`Bits`), made once."""
-        b = self._bits
-        if b is None:
-            b = self._bits = Bits.of(self.tiers, self.stones, self.locked)
-        return b
+        if self._bits is None:
+            self._bits = Bits.of(self.tiers, self.stones, self.locked)
+        return self._bits
 
     @property
     def tiers(self) -> tuple[int, ...]:
         """Each cell's tier, in board order."""
-        t = self._tiers
-        if t is None:
-            t = self._tiers = self.bits.tier_tuple()
-        return t
+        if self._tiers is None:
+            self._tiers = _spread(0, (self.bits.tier1, 1), (self.bits.tier2, 2))
+        return self._tiers
 
     @property
     def stones(self) -> tuple[str | None, ...]:
         """Each cell's stone (``'A'``, ``'B'`` or ``None``), in board order."""
-        s = self._stones
-        if s is None:
-            s = self._stones = self.bits.stone_tuple()
-        return s
+        if self._stones is None:
+            self._stones = _spread(None, (self.bits.a, "A"), (self.bits.b, "B"))
+        return self._stones
 
     @property
     def locked(self) -> tuple[bool, ...]:
         """Whether each cell is locked, in board order."""
-        k = self._locked
-        if k is None:
-            k = self._locked = self.bits.locked_tuple()
-        return k
+        if self._locked is None:
+            self._locked = _spread(False, (self.bits.locked, True))
+        return self._locked
 
     @property
     def mover(self) -> PlayerState:
@@ -319,28 +285,18 @@ class Position:
         return (self.tiers, self.stones, self.locked, self.to_move, self.half_moves, self._players)
 
     def __eq__(self, other_: object) -> bool:
-        if not isinstance(other_, Position):
-            return NotImplemented
-        return self._fields() == other_._fields()
+        return self._fields() == other_._fields() if isinstance(other_, Position) else NotImplemented
 
     def __hash__(self) -> int:
-        h = self._hash
-        if h is None:
-            h = self._hash = hash(self._fields())
-        return h
+        if self._hash is None:
+            self._hash = hash(self._fields())
+        return self._hash
 
     def key(self) -> tuple[object, ...]:
-        """The repetition key (RULES §8): everything but the cooldowns and the
-        half-move count."""
-        key = self._key
-        if key is None:
-            key = self._key = (
-                self.bits,
-                self.to_move,
-                self._players[0].key(),
-                self._players[1].key(),
-            )
-        return key
+        """The repetition key (RULES §8): everything but the cooldowns and the half-move count."""
+        if self._key is None:
+            self._key = (self.bits, self.to_move, self._players[0][:7], self._players[1][:7])
+        return self._key
 
     def __repr__(self) -> str:
         # Not HPN: this module is below the notation (checker.notation imports it).
@@ -351,220 +307,99 @@ class Position:
 
     def problems(self) -> list[Problem]:
         """Every broken ``position.*`` condition of D-3, in the order D-3 lists them."""
-        found = self._problems
-        if found is None:
-            found = self._problems = tuple(_problems(self))
-        return list(found)
+        if self._problems is None:
+            self._problems = tuple(Problem(r, m, tuple(board.names(cells))) for r, m, cells in _problems(self))
+        return list(self._problems)
 
     def is_consistent(self) -> bool:
         return not self.problems()
 
 
-_START = Position(
-    [0] * board.CELL_COUNT,
-    [None] * board.CELL_COUNT,
-    [False] * board.CELL_COUNT,
-    "A",
-    0,
-    {"A": _START_PLAYER, "B": _START_PLAYER},
-)
+_START = Position.from_cells()
 
 
-def _locked_cells(pos: Position) -> list[Cell]:
-    return [c for c in board.CELLS if pos.locked[c]] if True in pos.locked else []
-
-
-def _lock_users(pos: Position) -> list[str]:
-    return [who for who in PLAYERS if pos.player(who).echo_lock_used]
-
-
-_Bad = Callable[..., None]
-"""Records one broken condition: ``bad(rule, message, cells=())``."""
-
-
-def _problems(pos: Position) -> list[Problem]:
-    out: list[Problem] = []
-
-    def bad(rule: str, message: str, cells: Iterable[Cell] = ()) -> None:
-        out.append(Problem(rule, message, tuple(board.names(cells))))
-
-    for condition in _CONDITIONS:
-        condition(pos, bad)
-    return out
-
-
-def _range(pos: Position, bad: _Bad) -> None:
-    """``position.range``."""
-    limits = (("reserve", 0, 7), ("charges", 0, 3), ("lowers_left", 0, 6), ("captures", 0, None), ("raises", 0, None))
-    for who in PLAYERS:
-        ps = pos.player(who)
-        if (
-            0 <= ps.reserve <= 7
-            and 0 <= ps.charges <= 3
-            and 0 <= ps.lowers_left <= 6
-            and ps.captures >= 0
-            and ps.raises >= 0
-        ):
-            continue  # the common case, without the per-field loop below
-        for fname, lo, hi in limits:
-            v = getattr(ps, fname)
-            if v < lo or (hi is not None and v > hi):
-                allowed = f"{lo}–{hi}" if hi is not None else f"{lo} or more"
-                bad("position.range", f"{who}'s {fname} is {v}; it must be {allowed}.")
-    if not 0 <= pos.half_moves <= MAX_HALF_MOVES:
-        bad("position.range", f"half_moves is {pos.half_moves}; it must be 0–{MAX_HALF_MOVES}.")
-
-
-def _stone_count(pos: Position, bad: _Bad) -> None:
-    """``position.stone-count``."""
-    for who in PLAYERS:
-        on_board = pos.stones.count(who)
-        reserve = pos.player(who).reserve
-        if on_board + reserve != STONES_PER_PLAYER:
-            bad(
+def _problems(pos: Position) -> Iterator[tuple[str, str, Iterable[Cell]]]:
+    """Every broken condition of D-3 as ``(rule, message, cells)``, in the order D-3 (and the catalogue) lists them."""
+    tiers, stones, h = pos.tiers, pos.stones, pos.half_moves
+    players = [(who, pos.player(who), stones.count(who), pos.turns_had(who)) for who in PLAYERS]
+    for who, ps, _, _ in players:
+        for field, high, v in zip(PlayerState._fields, (7, 3, 6, None, None), ps[:5]):
+            if v < 0 or (high is not None and v > high):
+                allowed = "0 or more" if high is None else f"0–{high}"
+                yield "position.range", f"{who}'s {field} is {v}; it must be {allowed}.", ()
+    if not 0 <= h <= MAX_HALF_MOVES:
+        yield "position.range", f"half_moves is {h}; it must be 0–{MAX_HALF_MOVES}.", ()
+    for who, ps, n, _ in players:
+        if n + ps.reserve != STONES_PER_PLAYER:
+            yield (
                 "position.stone-count",
-                f"{who} has {plural(on_board, 'stone')} on the board and {reserve} in reserve, "
-                f"{on_board + reserve} in all; stones on the board + reserve must be 7.",
+                f"{who} has {plural(n, 'stone')} on the board and {ps.reserve} in reserve, "
+                f"{n + ps.reserve} in all; stones on the board + reserve must be 7.",
+                (),
             )
-
-
-def _tier(pos: Position, bad: _Bad) -> None:
-    """``position.tier``."""
-    wrong = [] if set(pos.tiers) <= {0, 1, 2} else [c for c in board.CELLS if pos.tiers[c] not in (0, 1, 2)]
-    for c in wrong:
-        bad("position.tier", f"{board.name(c)} has tier {pos.tiers[c]}; a tier is 0, 1 or 2.", [c])
-
-
-def _lock_tier(pos: Position, bad: _Bad) -> None:
-    """``position.lock-tier``."""
-    for c in _locked_cells(pos):
-        if pos.tiers[c] != 2:
-            bad(
-                "position.lock-tier",
-                f"{board.name(c)} is locked but has tier {pos.tiers[c]}; only a tier-2 cell can be locked.",
-                [c],
-            )
-
-
-def _lock_count(pos: Position, bad: _Bad) -> None:
-    """``position.lock-count``."""
-    locked, users = _locked_cells(pos), _lock_users(pos)
+    for c in [] if set(tiers) <= {0, 1, 2} else [c for c in board.CELLS if tiers[c] not in (0, 1, 2)]:
+        yield "position.tier", f"{board.name(c)} has tier {tiers[c]}; a tier is 0, 1 or 2.", [c]
+    locked = [c for c in board.CELLS if pos.locked[c]] if True in pos.locked else []
+    for c in locked:
+        if tiers[c] != 2:
+            why = f"{board.name(c)} is locked but has tier {tiers[c]}; only a tier-2 cell can be locked."
+            yield "position.lock-tier", why, [c]
+    users = [who for who, ps, _, _ in players if ps.echo_lock_used]
     if len(locked) != len(users):
-        used = " and ".join(users) if users else "no player"
-        bad(
+        yield (
             "position.lock-count",
-            f"{len(locked)} cell{'s are' if len(locked) != 1 else ' is'} locked but {used} "
-            f"{'has' if len(users) == 1 else 'have'} used the Echo-Lock; each Echo-Lock locks exactly one cell.",
+            f"{len(locked)} cell{'s are' if len(locked) != 1 else ' is'} locked but "
+            f"{' and '.join(users) if users else 'no player'} {'has' if len(users) == 1 else 'have'} used the "
+            "Echo-Lock; each Echo-Lock locks exactly one cell.",
             locked,
         )
-
-
-def _lock_charges(pos: Position, bad: _Bad) -> None:
-    """``position.lock-charges``."""
-    for who in _lock_users(pos):
-        ch = pos.player(who).charges
-        if ch > 2:
-            bad(
+    for who, ps, _, _ in players:
+        if ps.echo_lock_used and ps.charges > 2:
+            yield (
                 "position.lock-charges",
-                f"{who} has used the Echo-Lock but still has {ch} charges; an Echo-Lock spends one, so at most 2 remain.",
+                f"{who} has used the Echo-Lock but still has {ps.charges} charges; an Echo-Lock spends one, so at "
+                "most 2 remain.",
+                (),
             )
-
-
-def _unplaced(pos: Position, bad: _Bad) -> None:
-    """``position.unplaced``."""
-    for who in PLAYERS:
-        ps = pos.player(who)
-        if not ps.placed:
-            wrong_fields = []
-            on_board = pos.stones.count(who)
-            if on_board:
-                wrong_fields.append(f"{plural(on_board, 'stone')} on the board")
-            for fname, want in (("reserve", 7), ("charges", 3), ("lowers_left", 6), ("raises", 0), ("captures", 0)):
-                if getattr(ps, fname) != want:
-                    wrong_fields.append(f"{fname} {getattr(ps, fname)} (expected {want})")
-            if ps.cooldown:
-                wrong_fields.append("a non-empty cooldown")
-            if ps.echo_lock_used:
-                wrong_fields.append("the Echo-Lock used")
-            if wrong_fields:
-                bad(
-                    "position.unplaced",
-                    f"{who} has not made a first Place yet but has " + ", ".join(wrong_fields) + ".",
-                    pos.stones_of(who) + sorted(ps.cooldown),
-                )
-        elif pos.turns_had(who) == 0:
-            bad(
-                "position.unplaced",
-                f"{who} has not had a turn yet (half_moves {pos.half_moves}) but has made a first Place.",
+    for who, ps, n, had in players:
+        if ps.placed:
+            if had == 0:
+                why = f"{who} has not had a turn yet (half_moves {h}) but has made a first Place."
+                yield "position.unplaced", why, ()
+            continue
+        wrong = [f"{plural(n, 'stone')} on the board"] if n else []
+        for field in ("reserve", "charges", "lowers_left", "raises", "captures"):
+            if (v := getattr(ps, field)) != (want := getattr(_START_PLAYER, field)):
+                wrong.append(f"{field} {v} (expected {want})")
+        wrong += ["a non-empty cooldown"] if ps.cooldown else []
+        wrong += ["the Echo-Lock used"] if ps.echo_lock_used else []
+        if wrong:
+            why = f"{who} has not made a first Place yet but has " + ", ".join(wrong) + "."
+            yield "position.unplaced", why, pos.stones_of(who) + sorted(ps.cooldown)
+    for who, ps, _, _ in players:
+        if ps.cooldown and (who != pos.to_move or ps.reserve < 1):
+            why = (
+                "is not the player to move; only the player to move may have one."
+                if who != pos.to_move
+                else "no stone in reserve; a captured stone returns to the reserve."
             )
-
-
-def _cooldown(pos: Position, bad: _Bad) -> None:
-    """``position.cooldown``."""
-    for who in PLAYERS:
-        ps = pos.player(who)
-        if ps.cooldown:
-            if who != pos.to_move:
-                bad(
-                    "position.cooldown",
-                    f"{who} has a capture cooldown ({', '.join(board.names(ps.cooldown))}) but is not "
-                    f"the player to move; only the player to move may have one.",
-                    ps.cooldown,
-                )
-            elif ps.reserve < 1:
-                bad(
-                    "position.cooldown",
-                    f"{who} has a capture cooldown ({', '.join(board.names(ps.cooldown))}) but no stone "
-                    f"in reserve; a captured stone returns to the reserve.",
-                    ps.cooldown,
-                )
-
-
-def _to_move(pos: Position, bad: _Bad) -> None:
-    """``position.to-move``."""
-    expected = "A" if pos.half_moves % 2 == 0 else "B"
-    if pos.to_move != expected:
-        bad("position.to-move", f"half_moves is {pos.half_moves}, so {expected} is to move, not {pos.to_move}.")
-
-
-def _shape_count(pos: Position, bad: _Bad) -> None:
-    """``position.shape-count``."""
-    for who in PLAYERS:
-        ps = pos.player(who)
-        shapes = ps.raises + ps.lowers_used
-        had = pos.turns_had(who)
-        if shapes > had:
-            bad(
+            cooldown = ", ".join(board.names(ps.cooldown))
+            yield "position.cooldown", f"{who} has a capture cooldown ({cooldown}) but {why}", ps.cooldown
+    if pos.to_move != (expected := "A" if h % 2 == 0 else "B"):
+        yield "position.to-move", f"half_moves is {h}, so {expected} is to move, not {pos.to_move}.", ()
+    for who, ps, _, had in players:
+        if (shapes := ps.raises + ps.lowers_used) > had:
+            yield (
                 "position.shape-count",
                 f"{who} has made {ps.raises} raises and {ps.lowers_used} lowers, {shapes} Shapes, "
                 f"in {plural(had, 'turn')}; a turn has at most one Shape.",
+                (),
             )
-
-
-def _tier_sum(pos: Position, bad: _Bad) -> None:
-    """``position.tier-sum``."""
-    total = sum(pos.tiers)
     a, b = pos.player("A"), pos.player("B")
-    want = a.raises + b.raises - a.lowers_used - b.lowers_used
-    if total != want:
-        bad(
+    if (total := sum(tiers)) != (want := a.raises + b.raises - a.lowers_used - b.lowers_used):
+        yield (
             "position.tier-sum",
             f"the tiers add up to {total}, but the raises ({a.raises} + {b.raises}) minus the lowers "
             f"used ({a.lowers_used} + {b.lowers_used}) give {want}; only a Shape changes a tier.",
+            (),
         )
-
-
-# Every condition of D-3, in the order D-3 lists them (and the catalogue).
-_CONDITIONS = (
-    _range,
-    _stone_count,
-    _tier,
-    _lock_tier,
-    _lock_count,
-    _lock_charges,
-    _unplaced,
-    _cooldown,
-    _to_move,
-    _shape_count,
-    _tier_sum,
-)
