@@ -20,7 +20,7 @@ end of the game, :func:`after` (perft's and conform's) is the position alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
@@ -30,21 +30,10 @@ from checker.board import BIT, FULL, NEIGHBOUR_MASKS, SLOTS, Cell, cells, connec
 from checker.catalogue import LINKS, capture_entry
 from checker.ending import GameResult, end_of_game
 from checker.position import Bits, PlayerState, Position, other
-from checker.turn import CAPTURE, LOCK, RAISE, Echo, Move, Place, Project, Skip, Turn
+from checker.turn import CAPTURE, LOCK, RAISE, Move, Place, Skip, Turn
 
-__all__ = [
-    "TermKind",
-    "Term",
-    "CaptureKind",
-    "Weighing",
-    "EventType",
-    "Event",
-    "Outcome",
-    "apply",
-    "after",
-    "weigh_encirclement",
-    "weigh_echo_capture",
-]
+__all__ = ["TermKind", "Term", "CaptureKind", "Weighing", "EventType", "Event", "Outcome", "apply", "after"]
+__all__ += ["weigh_encirclement", "weigh_echo_capture"]
 
 N = board.name
 _new = tuple.__new__  # the positions' parts made by tuple's own constructor (no NamedTuple __new__)
@@ -90,11 +79,10 @@ class Term:
     cell: str | None = None
 
     def text(self) -> str:
-        if self.kind == TermKind.STONE:
-            return f"{self.value} ({self.cell})"
-        if self.kind == TermKind.EDGE:
-            return f"{self.value} (edge)"
-        return f"{self.value} (wall {self.cell})"
+        where = (
+            self.cell if self.kind == TermKind.STONE else "edge" if self.kind == TermKind.EDGE else f"wall {self.cell}"
+        )
+        return f"{self.value} ({where})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,53 +143,39 @@ class Outcome(NamedTuple):
 def weigh_encirclement(bits: Bits, mover: str) -> list[Weighing]:
     """The normal capture check (RULES §7): every opponent stone on tier >= 1
     whose six slots are all edge or the mover's stones, weighed on this board."""
-    enemy = other(mover)
     own, foe = (bits.a, bits.b) if mover == "A" else (bits.b, bits.a)
-    not_own = FULL & ~own
-    out = []
-    for c in cells(foe & (bits.tier1 | bits.tier2)):
-        if NEIGHBOUR_MASKS[c] & not_own:
-            continue  # a neighbouring cell that is not the mover's stone
-        t = bits.tier(c)
-        terms = tuple(
-            Term(TermKind.EDGE, t + 1) if s is None else Term(TermKind.STONE, bits.tier(s), N(s)) for s in SLOTS[c]
-        )
-        total = sum(x.value for x in terms)
-        out.append(Weighing(CaptureKind.ENCIRCLEMENT, N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
-    return out
-
-
-def echo_group(bits: Bits, target: Cell) -> int:
-    """The target and every stone of its owner connected to it through
-    adjacent stones of that owner, as a mask."""
-    owner = bits.a if bits.a & BIT[target] else bits.b
-    return connected(BIT[target], owner)
+    return _weigh(bits, mover, CaptureKind.ENCIRCLEMENT, foe, FULL & ~own, 0)
 
 
 def weigh_echo_capture(bits: Bits, mover: str, target: Cell) -> list[Weighing]:
     """The Echo-Capture check (D-10) on the board the normal check left:
-    every member of the target's group on tier >= 1 with no empty neighbouring
-    cell, enemy neighbours counting like edge.  Empty when the target is gone."""
-    enemy = other(mover)
-    foe = bits.stones(enemy)
+    every member of the target's group (the target and the stones of its owner
+    joined to it) on tier >= 1 with no empty neighbouring cell, enemy neighbours
+    counting like edge.  Empty when the target is gone."""
+    foe = bits.stones(other(mover))
     if not foe & BIT[target]:
         return []
-    empty = bits.empty
+    return _weigh(bits, mover, CaptureKind.ECHO, connected(BIT[target], foe), bits.empty, foe)
+
+
+def _weigh(bits: Bits, mover: str, check: CaptureKind, stones: int, open_: int, walls: int) -> list[Weighing]:
+    """Every stone of ``stones`` on tier >= 1 with no neighbouring cell in ``open_``, weighed: an edge slot
+    counts the stone's tier + 1, and so does a stone of ``walls``; any other stone counts its own tier."""
     out = []
-    for c in cells(echo_group(bits, target) & (bits.tier1 | bits.tier2)):
-        if NEIGHBOUR_MASKS[c] & empty:
+    for c in cells(stones & (bits.tier1 | bits.tier2)):
+        if NEIGHBOUR_MASKS[c] & open_:
             continue
         t = bits.tier(c)
         terms = tuple(
             Term(TermKind.EDGE, t + 1)
             if s is None
             else Term(TermKind.WALL, t + 1, N(s))
-            if foe & BIT[s]
+            if walls & BIT[s]
             else Term(TermKind.STONE, bits.tier(s), N(s))
             for s in SLOTS[c]
         )
         total = sum(x.value for x in terms)
-        out.append(Weighing(CaptureKind.ECHO, N(c), enemy, t, terms, total, 6 * t, total > 6 * t))
+        out.append(Weighing(check, N(c), other(mover), t, terms, total, 6 * t, total > 6 * t))
     return out
 
 
@@ -235,21 +209,17 @@ def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Even
     m, e = pos.player(me), pos.player(enemy)
     bits = pos.bits
     p, shape, echo = turn
-    m_reserve, m_charges, m_lowers, m_captures, m_raises, m_placed, m_lock, cleared = m
-    first_place = None
-    move_captured: list[Cell] = []
+    m_reserve, m_charges, m_lowers, m_captures, m_raises, m_placed, m_lock, _ = m
+    moved: list[Cell] = []
 
-    # Step 1: Project (a Place or a skip clears the mover's cooldown)
+    # Step 1: Project
     if type(p) is Place:
         bits = rules.placed(bits, me, p.cell)
         m_reserve -= 1
-        if not m_placed:
-            first_place = p.cell
         m_placed = True
     elif type(p) is Move:
-        cleared = _NONE
         if bits.stones(enemy) & BIT[p.dst]:
-            move_captured.append(p.dst)
+            moved.append(p.dst)
         bits = rules.moved(bits, me, p.src, p.dst)
     # Step 2: Shape
     if shape is not None:
@@ -280,17 +250,16 @@ def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Even
         if echoed:
             bits = _without(bits, enemy, echoed)
         weighings += echo_weighings
-    all_captured = move_captured + encircled + echoed
+    caught = moved + encircled + echoed
 
-    n = len(all_captured)
+    n = len(caught)
     new_m = _new(PlayerState, (m_reserve, m_charges, m_lowers, m_captures + n, m_raises, m_placed, m_lock, _NONE))
-    new_e = e if not n else e._replace(reserve=e.reserve + n, cooldown=e.cooldown | frozenset(all_captured))
+    new_e = e if not n else e._replace(reserve=e.reserve + n, cooldown=e.cooldown | frozenset(caught))
     after = Position._made(bits, enemy, pos.half_moves + 1, (new_m, new_e) if me == "A" else (new_e, new_m))
     if not events:
         return after, (), tuple(weighings)
-    captured = {CaptureKind.MOVE: move_captured, CaptureKind.ENCIRCLEMENT: encircled, CaptureKind.ECHO: echoed}
-    cooldown = new_e.cooldown if all_captured else _NONE
-    return after, _events(me, p, echo, captured, target_gone, cooldown, cleared, first_place), tuple(weighings)
+    cooldown = new_e.cooldown if caught else _NONE
+    return after, tuple(_events(me, turn, m, (moved, encircled, echoed), target_gone, cooldown)), tuple(weighings)
 
 
 def _without(bits: Bits, who: str, captured: list[Cell]) -> Bits:
@@ -300,111 +269,49 @@ def _without(bits: Bits, who: str, captured: list[Cell]) -> Bits:
 
 
 def _events(
-    me: str,
-    p: Project,
-    echo: Echo | None,
-    captured: dict[CaptureKind, list[Cell]],
-    target_gone: bool,
-    cooldown: frozenset[Cell],
-    cleared: frozenset[Cell],
-    first_place: Cell | None,
-) -> tuple[Event, ...]:
-    """What the turn did, in order: the captures (Move, encirclement, Echo-Capture), the lock, the
-    cooldown set on the opponent (``cooldown``, empty when nothing was captured), the mover's cooldown
-    cleared and the first Place."""
-    enemy = other(me)
-    events: list[Event] = []
-    if captured[CaptureKind.MOVE]:
+    me: str, turn: Turn, m: PlayerState, caught: tuple[list[Cell], ...], target_gone: bool, cooldown: frozenset[Cell]
+) -> Iterator[Event]:
+    """What the turn did, in order: the captures (Move, encirclement, Echo-Capture: ``caught``), the lock, the
+    capture cooldown set on the opponent (``cooldown``, empty when nothing was captured), the mover's (``m``,
+    before the turn) cleared by a Place or a skip, and the first Place."""
+    enemy, (p, _, echo), (moved, encircled, echoed) = other(me), turn, caught
+    if moved:
         assert isinstance(p, Move)  # only a Move captures by moving
         c = N(p.dst)
-        events.append(
-            Event(
-                EventType.CAPTURE,
-                me,
-                (c,),
-                f"Move capture: {me}'s stone moved from {N(p.src)} onto {enemy}'s stone on {c}, "
-                f"on a strictly lower tier; it returns to {enemy}'s reserve.",
-                LINKS["capture"],
-                CaptureKind.MOVE,
-            )
-        )
-    if captured[CaptureKind.ENCIRCLEMENT]:
-        names = tuple(board.names(captured[CaptureKind.ENCIRCLEMENT]))
-        events.append(
-            Event(
-                EventType.CAPTURE,
-                me,
-                names,
-                f"Encirclement: {_captured_text(enemy, names)}",
-                LINKS["capture"],
-                CaptureKind.ENCIRCLEMENT,
-            )
-        )
+        said = f"Move capture: {me}'s stone moved from {N(p.src)} onto {enemy}'s stone on {c}, on a strictly lower "
+        said += f"tier; it returns to {enemy}'s reserve."
+        yield Event(EventType.CAPTURE, me, (c,), said, LINKS["capture"], CaptureKind.MOVE)
+    if encircled:
+        names = tuple(board.names(encircled))
+        said = f"Encirclement: {_captured_text(enemy, names)}"
+        yield Event(EventType.CAPTURE, me, names, said, LINKS["capture"], CaptureKind.ENCIRCLEMENT)
     if echo is not None and echo.kind == CAPTURE:
-        events.append(_echo_event(me, echo.cell, captured[CaptureKind.ECHO], target_gone))
+        names, t = tuple(board.names(echoed)), N(echo.cell)
+        if names:
+            said = f"Echo-Capture of {t}: {_captured_text(enemy, names)}"
+        else:
+            why = (
+                f"the normal capture check had already captured {t}"
+                if target_gone
+                else "no stone of its group met the test (see the weighing)"
+            )
+            said = f"Echo-Capture of {t} captured nothing: {why}. The charge is spent (D-8)."
+        yield Event(EventType.CAPTURE, me, names, said, LINKS["capture"], CaptureKind.ECHO)
     if echo is not None and echo.kind == LOCK:
-        events.append(
-            Event(
-                EventType.LOCK,
-                me,
-                (N(echo.cell),),
-                f"{me} Echo-Locks {N(echo.cell)}: the cell can never be Shaped or Placed onto again.",
-                LINKS["lock"],
-            )
-        )
+        said = f"{me} Echo-Locks {N(echo.cell)}: the cell can never be Shaped or Placed onto again."
+        yield Event(EventType.LOCK, me, (N(echo.cell),), said, LINKS["lock"])
     if cooldown:
-        cells = tuple(board.names(cooldown))
-        events.append(
-            Event(
-                EventType.COOLDOWN_SET,
-                enemy,
-                cells,
-                f"Capture cooldown: {enemy}'s next Place must be at least 2 steps from {', '.join(cells)}.",
-                LINKS["project"],
-            )
-        )
-    if cleared:
-        cells = tuple(board.names(cleared))
+        names = tuple(board.names(cooldown))
+        said = f"Capture cooldown: {enemy}'s next Place must be at least 2 steps from {', '.join(names)}."
+        yield Event(EventType.COOLDOWN_SET, enemy, names, said, LINKS["project"])
+    if m.cooldown and type(p) is not Move:
+        names = tuple(board.names(m.cooldown))
         why = f"{me} Placed on {N(p.cell)}" if isinstance(p, Place) else "the Project was skipped"
-        events.append(
-            Event(
-                EventType.COOLDOWN_CLEARED,
-                me,
-                cells,
-                f"{me}'s capture cooldown ({', '.join(cells)}) clears: {why}.",
-                LINKS["project"],
-            )
-        )
-    if first_place is not None:
-        events.append(
-            Event(
-                EventType.FIRST_PLACE,
-                me,
-                (N(first_place),),
-                f"{me} made their first Place, on {N(first_place)}; the opening restriction no longer applies to them.",
-                LINKS["project"],
-            )
-        )
-    return tuple(events)
-
-
-def _echo_event(me: str, target: Cell, cells: list[Cell], target_gone: bool) -> Event:
-    enemy = other(me)
-    names = tuple(board.names(cells))
-    t = N(target)
-    if names:
-        msg = f"Echo-Capture of {t}: {_captured_text(enemy, names)}"
-    elif target_gone:
-        msg = (
-            f"Echo-Capture of {t} captured nothing: the normal capture check had already captured {t}. "
-            "The charge is spent (D-8)."
-        )
-    else:
-        msg = (
-            f"Echo-Capture of {t} captured nothing: no stone of its group met the test (see the "
-            "weighing). The charge is spent (D-8)."
-        )
-    return Event(EventType.CAPTURE, me, names, msg, LINKS["capture"], CaptureKind.ECHO)
+        said = f"{me}'s capture cooldown ({', '.join(names)}) clears: {why}."
+        yield Event(EventType.COOLDOWN_CLEARED, me, names, said, LINKS["project"])
+    if type(p) is Place and not m.placed:
+        said = f"{me} made their first Place, on {N(p.cell)}; the opening restriction no longer applies to them."
+        yield Event(EventType.FIRST_PLACE, me, (N(p.cell),), said, LINKS["project"])
 
 
 def _captured_text(owner: str, names: Sequence[str]) -> str:
