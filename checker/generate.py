@@ -34,7 +34,16 @@ from checker.position import Bits, Position
 from checker.projects import legal_ends, project_is_legal
 from checker.turn import CAPTURE, CAPTURES, LOCKS, LOWER, LOWERS, RAISE, RAISES, Move, Place, Project, Shape, Turn
 
-__all__ = ["after_project", "shapes_of", "legal_turns", "count_turns", "turn_is_legal"]
+__all__ = [
+    "after_project",
+    "shapes_of",
+    "Group",
+    "turn_groups",
+    "turns_of",
+    "legal_turns",
+    "count_turns",
+    "turn_is_legal",
+]
 
 # Every turn legal_turns returns holds the interned parts of checker.turn, and is made by tuple's own
 # constructor (the fields given in order), without NamedTuple's Python-level __new__: a list has hundreds.
@@ -157,27 +166,55 @@ def _echo_targets(tiers: _Tiers, shape: Shape, capture: int, lock: int) -> tuple
     return capture & ((tiers.capture & ~x) | (shaped_capture & x)), lock & ((tiers.lock & ~x) | (shaped_lock & x))
 
 
-def legal_turns(pos: Position, project: Project | None = None, shape: Shape | None = None) -> list[Turn]:
-    """Every legal turn of ``pos`` in the documented order; with ``project``
-    (and ``shape``) only the turns that begin with them."""
+class Group(NamedTuple):
+    """Legal turns that share a Project and a Shape, in the documented order: the turn with no Echo,
+    then an Echo-Capture of each cell of the mask ``captures``, then an Echo-Lock of each cell of
+    ``locks``, each in board order (both 0 when no Echo is legal after them)."""
+
+    project: Project
+    shape: Shape | None
+    captures: int
+    locks: int
+
+
+def turn_groups(pos: Position, project: Project | None = None, shape: Shape | None = None) -> list[Group]:
+    """The legal turns of ``pos`` as :class:`Group` s, in the documented order; with ``project`` (and
+    ``shape``) only those that begin with them.  :func:`legal_turns` lists their turns; the legal-turns
+    answer is written from them (schemas/writers.py) without making a turn each."""
     tiers = _tiers(pos.bits)
-    out: list[Turn] = []
+    out: list[Group] = []
     for p, raises, lowers, optional, capture, lock in _branches(pos, project):
         shapes: list[Shape | None] = [None, *shapes_of(raises, lowers)] if optional else list(shapes_of(raises, lowers))
         if shape is not None:
             shapes = [s for s in shapes if s == shape]
         if not (capture or lock):
-            out += [_new(Turn, (p, s, None)) for s in shapes]
+            out += [_new(Group, (p, s, 0, 0)) for s in shapes]
             continue
         targets = capture | lock
         unshaped = capture & tiers.capture, lock & tiers.lock
         for s in shapes:
-            out.append(_new(Turn, (p, s, None)))
             # a Shape changes its own cell's tier alone: off the targets, the Echoes are the unshaped ones
             caps, locks = _echo_targets(tiers, s, capture, lock) if s and BIT[s.cell] & targets else unshaped
+            out.append(_new(Group, (p, s, caps, locks)))
+    return out
+
+
+def turns_of(groups: list[Group]) -> list[Turn]:
+    """The turns of ``groups``, in order."""
+    out: list[Turn] = []
+    for p, s, caps, locks in groups:
+        out.append(_new(Turn, (p, s, None)))
+        if caps:
             out += [_new(Turn, (p, s, CAPTURES[c])) for c in cells(caps)]
+        if locks:
             out += [_new(Turn, (p, s, LOCKS[c])) for c in cells(locks)]
     return out
+
+
+def legal_turns(pos: Position, project: Project | None = None, shape: Shape | None = None) -> list[Turn]:
+    """Every legal turn of ``pos`` in the documented order; with ``project``
+    (and ``shape``) only the turns that begin with them."""
+    return turns_of(turn_groups(pos, project, shape))
 
 
 def count_turns(pos: Position) -> int:

@@ -7,6 +7,7 @@ from marshmallow import Schema, fields
 
 from checker import board
 from checker.catalogue import Kind
+from checker.generate import turns_of
 from checker.notation import NotationError, position_to_hpn, turn_to_htn
 from checker.version import RULES_VERSION
 from schemas.compiled import OutSchema
@@ -195,7 +196,8 @@ class TurnListField(fields.Field):
 
 
 class LegalTurnsSchema(OutSchema):
-    """Dumps ``(position, turns, form)``: the turns with their HTN in that
+    """Dumps ``(position, groups, form)`` (``groups``:
+    :func:`checker.generate.turn_groups`): the turns with their HTN in that
     position, as objects or (form ``htn``) as HTN strings only.
     :func:`schemas.writers.legal_turns_json` writes the same as JSON text, faster."""
 
@@ -209,7 +211,8 @@ class LegalTurnsSchema(OutSchema):
     )
 
     def prepare(self, data):
-        position, turns, form = data
+        position, groups, form = data
+        turns = turns_of(groups)
         if form is TurnForm.HTN:
             return {"count": len(turns), "turns": [turn_to_htn(t, position) for t in turns]}
         return {

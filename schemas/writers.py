@@ -6,13 +6,12 @@ busiest bench position).
 answer (the document's, and the reference dump); :func:`legal_turns_json`
 writes the same JSON text from parts made once: every Shape's and every
 Echo's HTN token and JSON object once per process, each Project's once per
-answer, so a turn costs a few byte-string joins.  Turns come from
-:func:`checker.generate.legal_turns` grouped by Project and Shape, so both are
-looked up once per run of turns, and their Shapes and Echoes are the
-generator's interned objects, so those are looked up by identity (another
-equal object, by value).
-``tests/schemas/test_writers.py`` checks the text parses to what the schemas
-dump, over random positions.
+answer.  The turns come as the generator's groups
+(:func:`checker.generate.turn_groups`: a Project, a Shape and the masks of
+the Echo targets after them), so a Project and a Shape are written once per
+group, and a turn costs four byte strings.
+``tests/schemas/test_writers.py`` checks the text is what the schema dumps,
+over random positions.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from __future__ import annotations
 import orjson
 
 from checker import board
+from checker.board import cells
 from checker.notation import echo_to_htn, project_to_htn, shape_to_htn
 from checker.turn import CAPTURES, LOCKS, LOWERS, RAISES, Shape
 from checker.version import RULES_VERSION
@@ -49,37 +49,63 @@ def _parts(step) -> tuple[bytes, bytes]:
 _HEAD = b'{"rules_version":' + orjson.dumps(RULES_VERSION) + b',"count":'
 
 
+def _echo_tails(echoes, close: bytes) -> tuple[list[bytes], list[bytes]]:
+    """Per cell: the Echo's HTN token (after a space), and its JSON object followed by ``close``."""
+    parts = [_parts(e) for e in echoes]
+    return [htn for htn, _ in parts], [obj + close for _, obj in parts]
+
+
+_CLOSE_OBJECT, _CLOSE_HTN = b"}},", b'",'
+_CAPTURE_HTN, _CAPTURE_OBJECT = _echo_tails(CAPTURES, _CLOSE_OBJECT)
+_LOCK_HTN, _LOCK_OBJECT = _echo_tails(LOCKS, _CLOSE_OBJECT)
+_CAPTURE_END = [htn + _CLOSE_HTN for htn in _CAPTURE_HTN]
+_LOCK_END = [htn + _CLOSE_HTN for htn in _LOCK_HTN]
+
+
 def legal_turns_json(answer) -> bytes:
-    """The JSON text of the legal-turns answer ``(position, turns, form)``:
+    """The JSON text of the legal-turns answer ``(position, groups, form)``
+    (``groups``: :func:`checker.generate.turn_groups`):
     ``{"rules_version", "count", "turns"}``, each turn ``{"htn", "turn"}``
     (``form`` objects) or its HTN string (``form`` htn), the key order and
-    values of the schemas' dump."""
-    position, turns, form = answer
-    pieces: list[bytes] = [_HEAD, str(len(turns)).encode(), b',"turns":[']
-    add = pieces.extend
-    last_project = last_shape = object()
+    values of the schema's dump."""
+    position, groups, form = answer
+    pieces: list[bytes] = [_HEAD, b"", b',"turns":[']
+    add = pieces.append
+    count = 0
+    last_project = object()
     objects = form is TurnForm.OBJECTS
     by_id = _BY_ID
-    head = mid = b""
-    for project, shape, echo in turns:
+    for project, shape, captures, locks in groups:
         if project is not last_project:
-            last_project, last_shape = project, object()
+            last_project = project
             p_htn = project_to_htn(project, position).encode()  # HTN is ASCII: its JSON string needs no escape
             p_json = orjson.dumps(project_to_json(project))
-        if shape is not last_shape:
-            last_shape = shape
-            s_htn, s_json = _parts(shape)
-            if objects:
-                head = b'{"htn":"' + p_htn + s_htn
-                mid = b'","turn":{"project":' + p_json + b',"shape":' + s_json + b',"echo":'
-            else:
-                head = b'"' + p_htn + s_htn
-        e_htn, e_json = by_id.get(id(echo)) or _parts(echo)
+        s_htn, s_json = by_id.get(id(shape)) or _step_parts(shape)
+        count += 1
+        # each turn of the group is head + its tail: the tails joined by head
         if objects:
-            add((head, e_htn, mid, e_json, b"}},"))
+            head = b'{"htn":"' + p_htn + s_htn
+            mid = b'","turn":{"project":' + p_json + b',"shape":' + s_json + b',"echo":'
+            tails = [mid + b"null}},"]
+            if captures:
+                count += captures.bit_count()
+                tails += [_CAPTURE_HTN[c] + mid + _CAPTURE_OBJECT[c] for c in cells(captures)]
+            if locks:
+                count += locks.bit_count()
+                tails += [_LOCK_HTN[c] + mid + _LOCK_OBJECT[c] for c in cells(locks)]
         else:
-            add((head, e_htn, b'",'))
-    if turns:
+            head = b'"' + p_htn + s_htn
+            tails = [_CLOSE_HTN]
+            if captures:
+                count += captures.bit_count()
+                tails += [_CAPTURE_END[c] for c in cells(captures)]
+            if locks:
+                count += locks.bit_count()
+                tails += [_LOCK_END[c] for c in cells(locks)]
+        add(head)
+        add(head.join(tails))
+    pieces[1] = str(count).encode()
+    if count:
         pieces[-1] = pieces[-1][:-1]  # no comma after the last turn
     pieces.append(b"]}")
     return b"".join(pieces)

@@ -28,7 +28,7 @@ from marshmallow import Schema, ValidationError
 
 from checker.catalogue import ENTRIES
 from checker.counting import BUDGET, BudgetExceeded, perft_count
-from checker.generate import legal_turns
+from checker.generate import turn_groups
 from checker.legality import Verdict, check, validate
 from checker.position import Position
 from checker.replay import replay
@@ -255,7 +255,7 @@ replay_request = Operation(_replay, ReplaySchema, ReplayRequestSchema)
 
 def _legal_turns(data: dict, at: Path = ()):
     position = consistent(data["position"], *at, "position")
-    return position, legal_turns(position, data["project"], data["shape"]), data["form"]
+    return position, turn_groups(position, data["project"], data["shape"]), data["form"]
 
 
 legal_turns_request = Operation(_legal_turns, LegalTurnsSchema, LegalTurnsRequestSchema, writer=legal_turns_json)

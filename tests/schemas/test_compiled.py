@@ -5,7 +5,7 @@ import random
 import pytest
 
 from checker.catalogue import ENTRIES
-from checker.generate import legal_turns
+from checker.generate import legal_turns, turn_groups
 from checker.legality import check, validate
 from checker.notation import parse_hpn, parse_htn
 from checker.position import Position
@@ -44,11 +44,11 @@ def test_legal_turns_validate_start_rules_and_replay():
     rng = random.Random(5)
     pos, turns = Position.start(), []
     for _ in range(20):
-        ts = legal_turns(pos)
-        t = rng.choice(ts)
+        t = rng.choice(legal_turns(pos))
         turns.append(t)
+        groups = turn_groups(pos)
         for form in TurnForm:
-            assert dumper(LegalTurnsSchema)((pos, ts, form)) == LegalTurnsSchema().dump((pos, ts, form))
+            assert dumper(LegalTurnsSchema)((pos, groups, form)) == LegalTurnsSchema().dump((pos, groups, form))
         assert dumper(ValidationSchema)(validate(pos)) == ValidationSchema().dump(validate(pos))
         pos = check(pos, t).outcome.position
     inconsistent = pos.replace(half_moves=pos.half_moves + 1)

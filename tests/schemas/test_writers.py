@@ -2,14 +2,16 @@
 LegalTurnsSchema dumps (compact, keys in declaration order, as orjson writes
 a dict), in both forms, over the positions of seeded random games: Places,
 Moves with and without a capture (``x``), the cooldown skip, Echo-Captures and
-Echo-Locks, filtered lists and the empty list of a finished game."""
+Echo-Locks, filtered lists, groups made by hand and the empty list of a
+finished game."""
 
 import random
 
 import orjson
 import pytest
 
-from checker.generate import legal_turns
+from checker.board import BIT
+from checker.generate import Group, legal_turns, turn_groups
 from checker.legality import check
 from checker.notation import parse_hpn, parse_htn
 from checker.position import Position
@@ -21,8 +23,8 @@ from schemas.writers import legal_turns_json
 SCHEMA = LegalTurnsSchema()
 
 
-def reference(position, turns, form) -> bytes:
-    return orjson.dumps(SCHEMA.dump((position, turns, form)))
+def reference(position, groups, form) -> bytes:
+    return orjson.dumps(SCHEMA.dump((position, groups, form)))
 
 
 def _positions(games: int = 12) -> list[Position]:
@@ -61,8 +63,8 @@ def test_the_sample_has_every_kind_of_turn():
 @pytest.mark.parametrize("form", list(TurnForm))
 def test_every_position_of_random_games(form):
     for pos in POSITIONS:
-        turns = legal_turns(pos)
-        assert legal_turns_json((pos, turns, form)) == reference(pos, turns, form), pos
+        groups = turn_groups(pos)
+        assert legal_turns_json((pos, groups, form)) == reference(pos, groups, form), pos
 
 
 @pytest.mark.parametrize("form", list(TurnForm))
@@ -76,21 +78,28 @@ def test_filtered_lists_and_steps_made_afresh(form):
             continue
         first = rng.choice(turns)
         own_shape = None if first.shape is None else Shape(str(first.shape.kind), first.shape.cell)
-        filtered = legal_turns(pos, first.project, own_shape)
-        assert first in filtered
+        assert first in legal_turns(pos, first.project, own_shape)
+        filtered = turn_groups(pos, first.project, own_shape)
         assert legal_turns_json((pos, filtered, form)) == reference(pos, filtered, form)
     start = Position.start()
-    made = [parse_htn("c3 +d4"), parse_htn("c3 +d4 *e5"), parse_htn("skip #b2"), parse_htn("a1-a2 -b2")]
+    c3, skip, a1a2 = parse_htn("c3 +d4").project, parse_htn("skip").project, parse_htn("a1-a2").project
+    made = [
+        Group(c3, parse_htn("c3 +d4").shape, BIT[parse_htn("c3 +d4 *e5").echo.cell], 0),
+        Group(skip, None, 0, BIT[parse_htn("skip #b2").echo.cell]),
+        Group(a1a2, Shape("lower", parse_htn("a1-a2 -b2").shape.cell), 0, 0),
+    ]
     assert legal_turns_json((start, made, form)) == reference(start, made, form)
+    turns = orjson.loads(legal_turns_json((start, made, TurnForm.HTN)))["turns"]
+    assert turns == ["c3 +d4", "c3 +d4 *e5", "skip", "skip #b2", "a1-a2 -b2"]
 
 
 def test_the_forms_by_hand():
     """The cooldown-skip position's three turns, written out from the rules by hand: no Project and
     no Shape, then no Echo, an Echo-Capture of g7, an Echo-Lock of d4 (the documented order)."""
     pos = parse_hpn(COOLDOWN_SKIP)
-    turns = legal_turns(pos)
-    assert orjson.loads(legal_turns_json((pos, turns, TurnForm.HTN)))["turns"] == ["skip", "skip *g7", "skip #d4"]
-    body = orjson.loads(legal_turns_json((pos, turns, TurnForm.OBJECTS)))
+    groups = turn_groups(pos)
+    assert orjson.loads(legal_turns_json((pos, groups, TurnForm.HTN)))["turns"] == ["skip", "skip *g7", "skip #d4"]
+    body = orjson.loads(legal_turns_json((pos, groups, TurnForm.OBJECTS)))
     skip = {"kind": "skip"}
     assert body["count"] == 3 and list(body) == ["rules_version", "count", "turns"]
     assert body["turns"] == [

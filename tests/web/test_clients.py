@@ -285,13 +285,13 @@ def test_expensive_requests_over_the_cap_get_503_with_retry_after(monkeypatch):
     first is answered, and afterwards the slot is free again."""
     app = create_app({"TESTING": True, "EXPENSIVE_LIMIT": 1})
     nested = {}
-    enumerate_turns = pipeline.legal_turns
+    enumerate_turns = pipeline.turn_groups
 
     def enumerate_and_ask_again(*args):
         nested["response"] = app.test_client().post("/v1/legal-turns", json={"position": START})
         return enumerate_turns(*args)
 
-    monkeypatch.setattr(pipeline, "legal_turns", enumerate_and_ask_again)
+    monkeypatch.setattr(pipeline, "turn_groups", enumerate_and_ask_again)
     outer = app.test_client().post("/v1/legal-turns", json={"position": START})
     monkeypatch.undo()
     assert outer.status_code == 200

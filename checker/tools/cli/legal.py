@@ -45,13 +45,14 @@ def run(args, reader: Reader) -> int:
     if args.shape is not None:
         body["shape"] = _filter_value(args.shape, "--shape")
     with worded(labeller({"position": pos_label, "project": "--project", "shape": "--shape"})):
-        position, turns, form = legal_turns_request.run(legal_turns_request.load(body))
-    dumped = legal_turns_request.dump((position, turns, form))
+        position, groups, form = legal_turns_request.run(legal_turns_request.load(body))
+    dumped = legal_turns_request.dump((position, groups, form))
     if args.json:
         show_json(dumped)
         return EXIT_OK
-    head = f"{len(turns)} legal turn{'' if len(turns) == 1 else 's'}"
-    if not turns:
+    n = dumped["count"]
+    head = f"{n} legal turn{'' if n == 1 else 's'}"
+    if not n:
         game = game_status(position, history_given=False)
         if game.over:
             head += f": {game.message}"
