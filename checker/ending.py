@@ -26,17 +26,8 @@ from checker.catalogue import LINKS, end_entry
 from checker.position import MAX_HALF_MOVES, Bits, Position, other
 from checker.projects import has_legal_project
 
-__all__ = [
-    "EndReason",
-    "TiebreakFigures",
-    "GameResult",
-    "network_group",
-    "game_over_reason",
-    "tiebreak_figures",
-    "describe_game_over",
-    "game_status",
-    "end_of_game",
-]
+__all__ = ["EndReason", "TiebreakFigures", "GameResult", "network_group", "game_over_reason", "tiebreak_figures"]
+__all__ += ["describe_game_over", "game_status", "end_of_game"]
 
 N = board.name
 
@@ -113,8 +104,7 @@ def _takeover_winner(pos: Position) -> str:
 def game_over_reason(pos: Position) -> EndReason | None:
     """Why a position accepts no turn (RULES §8, D-13), or ``None``:
     Takeover, Network, Strangle or the half-move cap (``TIEBREAK``)."""
-    a, b = pos.player("A"), pos.player("B")
-    if a.captures >= 6 or b.captures >= 6:
+    if pos.player("A").captures >= 6 or pos.player("B").captures >= 6:
         return TAKEOVER
     if pos.half_moves >= 1 and network_group(pos.bits, other(pos.to_move)):
         return NETWORK
@@ -126,28 +116,21 @@ def game_over_reason(pos: Position) -> EndReason | None:
 
 
 def tiebreak_figures(pos: Position, who: str) -> TiebreakFigures:
-    stones, tiers, locked = pos.stones, pos.tiers, pos.locked
-    mine = [c for c in board.CELLS if stones[c] == who]
-    ps = pos.player(who)
-    return TiebreakFigures(
-        sum(1 for c in mine if tiers[c] == 2 and not locked[c]), sum(tiers[c] for c in mine), ps.captures, ps.raises
-    )
+    b, ps = pos.bits, pos.player(who)
+    on1, on2 = b.stones(who) & b.tier1, b.stones(who) & b.tier2
+    return TiebreakFigures((on2 & ~b.locked).bit_count(), on1.bit_count() + 2 * on2.bit_count(), ps.captures, ps.raises)
 
 
 # ------------------------------------------------------------- words ------
 
 _TIEBREAK_WORDS = ("stones on unlocked tier-2 cells", "sum of tiers under their stones", "captures", "raises")
-_TIEBREAK_WINS = (
-    "more stones on unlocked tier-2 cells",
-    "the higher sum of tiers under their stones",
-    "more captures",
-    "more raises",
-)
+_TIEBREAK_WINS = ("more " + _TIEBREAK_WORDS[0], "the higher " + _TIEBREAK_WORDS[1], "more captures", "more raises")
 
 
 _CAP = f"The half-move cap is reached ({MAX_HALF_MOVES} half-moves)"
 # A position alone cannot show how its last turn ended the game: say so whenever it is read alone.
 _UNLESS = "unless the game ended otherwise on its last turn (a position alone cannot show a repetition or a threefold)"
+_NO_HISTORY = "repetition and threefold were not evaluated: the request has no history"
 
 
 def _tiebreak(pos: Position) -> tuple[str, str, dict[str, TiebreakFigures]]:
@@ -209,21 +192,12 @@ def _earlier(index: int, history: Sequence[Position]) -> str:
 # ------------------------------------------------------------ results ------
 
 
-def _goes_on(pos: Position, rep: str, note: str = "") -> GameResult:
-    return _going_on(pos.to_move, pos.half_moves, rep, note)
-
-
 @lru_cache(maxsize=1024)
-def _going_on(to_move: str, half_moves: int, rep: str, note: str) -> GameResult:
+def _going_on(to_move: str, half_moves: int, rep: str, note: str = "") -> GameResult:
     """A game going on: its result is the same for the same player to move, half-move count,
     repetition flag and note, so each is made once (a replay asks after every turn)."""
-    return GameResult(
-        False,
-        None,
-        None,
-        f"The game goes on: {to_move} is to move ({half_moves} of {MAX_HALF_MOVES} half-moves played).{note}",
-        rep,
-    )
+    message = f"The game goes on: {to_move} is to move ({half_moves} of {MAX_HALF_MOVES} half-moves played).{note}"
+    return GameResult(False, None, None, message, rep)
 
 
 def _over(
@@ -239,7 +213,7 @@ def game_status(pos: Position, history_given: bool = True) -> GameResult:
     rep = "evaluated" if history_given else "not_evaluated"
     reason = game_over_reason(pos)
     if reason is None:
-        return _goes_on(pos, rep)
+        return _going_on(pos.to_move, pos.half_moves, rep)
     if reason == TIEBREAK:
         result, decision, figs = _tiebreak(pos)
         return _over(result, reason, f"{_CAP}: {_UNLESS}, the tiebreak decides: {decision}", rep, figs)
@@ -257,8 +231,7 @@ class History(list[Position]):
     def __init__(self, positions: Iterable[Position] = ()) -> None:
         super().__init__()
         self._at: dict[tuple[object, ...], list[int]] = {}
-        for position in positions:
-            self.append(position)
+        self.extend(positions)
 
     def append(self, position: Position) -> None:
         self._at.setdefault(position.key(), []).append(len(self))
@@ -269,14 +242,8 @@ class History(list[Position]):
             self.append(position)
 
     def occurrences(self, key: tuple[object, ...]) -> list[int]:
+        """The indices of the positions with the repetition ``key``."""
         return list(self._at.get(key, ()))
-
-
-def _occurrences(history: Sequence[Position], key: tuple[object, ...]) -> list[int]:
-    """The indices of ``history`` whose position has the repetition ``key``."""
-    if isinstance(history, History):
-        return history.occurrences(key)
-    return [i for i, p in enumerate(history) if p.key() == key]
 
 
 def end_of_game(
@@ -295,7 +262,7 @@ def end_of_game(
     enemy = other(me)
     evaluated = history is not None
     rep = "evaluated" if evaluated else "not_evaluated"
-    note = "" if evaluated else " Repetition and threefold were not evaluated: the request has no history."
+    note = "" if evaluated else f" {_NO_HISTORY.capitalize()}."
 
     captures = after.player(me).captures
     if captures >= 6:
@@ -308,7 +275,10 @@ def end_of_game(
         return _over(me, STRANGLE, f"{me} wins by Strangle: {no_project}.", rep)
     if history is not None:
         key = after.key()
-        seen = _occurrences(history, key)
+        if isinstance(history, History):
+            seen = history.occurrences(key)
+        else:
+            seen = [i for i, p in enumerate(history) if p.key() == key]
         if before.key() == key:
             seen.append(len(history))
         if seen and not skipped:
@@ -320,12 +290,6 @@ def end_of_game(
             return _over("draw", THREEFOLD, f"Draw by threefold repetition: {again}.", rep)
     if after.half_moves >= MAX_HALF_MOVES:
         result, decision, figs = _tiebreak(after)
-        if evaluated:
-            text = f"{_CAP} and the tiebreak decides: {decision}"
-        else:
-            text = (
-                f"{_CAP}: unless the turn recreated an earlier position (repetition and threefold were not "
-                f"evaluated: the request has no history), the tiebreak decides: {decision}"
-            )
-        return _over(result, TIEBREAK, text, rep, figs)
-    return _goes_on(after, rep, note)
+        unless = " and" if evaluated else f": unless the turn recreated an earlier position ({_NO_HISTORY}),"
+        return _over(result, TIEBREAK, f"{_CAP}{unless} the tiebreak decides: {decision}", rep, figs)
+    return _going_on(after.to_move, after.half_moves, rep, note)

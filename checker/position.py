@@ -331,12 +331,8 @@ def _problems(pos: Position) -> Iterator[tuple[str, str, Iterable[Cell]]]:
         yield "position.range", f"half_moves is {h}; it must be 0–{MAX_HALF_MOVES}.", ()
     for who, ps, n, _ in players:
         if n + ps.reserve != STONES_PER_PLAYER:
-            yield (
-                "position.stone-count",
-                f"{who} has {plural(n, 'stone')} on the board and {ps.reserve} in reserve, "
-                f"{n + ps.reserve} in all; stones on the board + reserve must be 7.",
-                (),
-            )
+            why = f"{who} has {plural(n, 'stone')} on the board and {ps.reserve} in reserve, {n + ps.reserve} in all"
+            yield "position.stone-count", f"{why}; stones on the board + reserve must be 7.", ()
     for c in [] if set(tiers) <= {0, 1, 2} else [c for c in board.CELLS if tiers[c] not in (0, 1, 2)]:
         yield "position.tier", f"{board.name(c)} has tier {tiers[c]}; a tier is 0, 1 or 2.", [c]
     locked = [c for c in board.CELLS if pos.locked[c]] if True in pos.locked else []
@@ -346,21 +342,13 @@ def _problems(pos: Position) -> Iterator[tuple[str, str, Iterable[Cell]]]:
             yield "position.lock-tier", why, [c]
     users = [who for who, ps, _, _ in players if ps.echo_lock_used]
     if len(locked) != len(users):
-        yield (
-            "position.lock-count",
-            f"{len(locked)} cell{'s are' if len(locked) != 1 else ' is'} locked but "
-            f"{' and '.join(users) if users else 'no player'} {'has' if len(users) == 1 else 'have'} used the "
-            "Echo-Lock; each Echo-Lock locks exactly one cell.",
-            locked,
-        )
+        why = f"{' and '.join(users) or 'no player'} {'has' if len(users) == 1 else 'have'} used the Echo-Lock"
+        why = f"{len(locked)} cell{'s are' if len(locked) != 1 else ' is'} locked but {why}"
+        yield "position.lock-count", f"{why}; each Echo-Lock locks exactly one cell.", locked
     for who, ps, _, _ in players:
         if ps.echo_lock_used and ps.charges > 2:
-            yield (
-                "position.lock-charges",
-                f"{who} has used the Echo-Lock but still has {ps.charges} charges; an Echo-Lock spends one, so at "
-                "most 2 remain.",
-                (),
-            )
+            why = f"{who} has used the Echo-Lock but still has {ps.charges} charges"
+            yield "position.lock-charges", f"{why}; an Echo-Lock spends one, so at most 2 remain.", ()
     for who, ps, n, had in players:
         if ps.placed:
             if had == 0:
@@ -389,17 +377,13 @@ def _problems(pos: Position) -> Iterator[tuple[str, str, Iterable[Cell]]]:
         yield "position.to-move", f"half_moves is {h}, so {expected} is to move, not {pos.to_move}.", ()
     for who, ps, _, had in players:
         if (shapes := ps.raises + ps.lowers_used) > had:
-            yield (
-                "position.shape-count",
-                f"{who} has made {ps.raises} raises and {ps.lowers_used} lowers, {shapes} Shapes, "
-                f"in {plural(had, 'turn')}; a turn has at most one Shape.",
-                (),
-            )
+            why = f"{who} has made {ps.raises} raises and {ps.lowers_used} lowers, {shapes} Shapes"
+            yield "position.shape-count", f"{why}, in {plural(had, 'turn')}; a turn has at most one Shape.", ()
     a, b = pos.player("A"), pos.player("B")
     if (total := sum(tiers)) != (want := a.raises + b.raises - a.lowers_used - b.lowers_used):
+        why = f"the raises ({a.raises} + {b.raises}) minus the lowers used ({a.lowers_used} + {b.lowers_used})"
         yield (
             "position.tier-sum",
-            f"the tiers add up to {total}, but the raises ({a.raises} + {b.raises}) minus the lowers "
-            f"used ({a.lowers_used} + {b.lowers_used}) give {want}; only a Shape changes a tier.",
+            f"the tiers add up to {total}, but {why} give {want}; only a Shape changes a tier.",
             (),
         )
