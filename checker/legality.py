@@ -165,6 +165,37 @@ def _list(cells: Iterable[Cell], last: str = "and") -> str:
     return and_list(board.names(cells), last)
 
 
+# What each rule requires, said when its check fails (``{me}``: the mover).  A rule whose requirement
+# depends on more (project.skip undeclared, place.cooldown, move.destination, shape.range,
+# shape.tier-limit) states it where its check is made.
+_REQUIRES = {
+    "game.over": "The game is already over",
+    "project.skip": "The Project may be skipped only when the capture cooldown leaves no legal Place",
+    "place.reserve": "A Place needs a stone in reserve",
+    "place.empty": "A Place needs an empty cell",
+    "place.unlocked": "A locked cell can never be Placed onto",
+    "place.opening-restriction": "{me}'s first Place must be at least 1 step from the centre",
+    "move.reserve-empty": "A Move is only available once the reserve is empty",
+    "move.own-stone": "A Move steps one of {me}'s own stones",
+    "move.adjacent": "A Move goes to one of the six neighbouring cells",
+    "move.destination": "A Move onto an enemy stone needs its tier strictly lower than the from-cell's",
+    "shape.skipped": "When the Project is skipped the Shape is skipped too",
+    "shape.mandate": "The Shape may be left out only when no legal Shape targets a cell not occupied by {me}'s own "
+    "stone",
+    "shape.unlocked": "A locked cell can never be Shaped",
+    "shape.lowering-budget": "A lower needs at least 1 lower left",
+    "echo.charge": "An Echo needs a charge",
+    "echo-capture.enemy": "An Echo-Capture targets an enemy stone",
+    "echo-capture.sealed": "An Echo-Capture target must have no empty neighbouring cell",
+    "echo-capture.tier": "An Echo-Capture target must stand on Tier 1 or 2",
+    "echo-capture.contact": "An Echo-Capture needs at least one of {me}'s stones adjacent to the target",
+    "echo-lock.once": "Each player may Echo-Lock once per game",
+    "echo-lock.own-stone": "An Echo-Lock targets a cell occupied by {me}'s own stone",
+    "echo-lock.tier": "An Echo-Lock needs a Tier-2 cell",
+    "echo-lock.unlocked": "An Echo-Lock target must not be locked already",
+}
+
+
 class _Judge:
     """Judges one turn.  Holds the board as it stands after each step."""
 
@@ -178,23 +209,26 @@ class _Judge:
         self.stones = list(pos.stones)
         self.tiers = list(pos.tiers)
         self.locked = pos.locked
-        self._bits = pos.bits  # the same board as masks, kept up to date with the lists
+        self.bits: Bits = pos.bits  # the same board as masks, what checker.rules decides on; kept up to date
         self.project_step = STEP_PLACE if self.m.reserve > 0 else STEP_MOVE  # D-15
         self.shaped: Shape | None = None  # this turn's Shape, once it has changed a tier
         self.checks: list[Check] = []
 
-    def add(
-        self, rule: str, step: str, ok: bool | None, shows: str, cells: Iterable[Cell] = (), requires: str = ""
-    ) -> None:
-        """Record a check: ``shows`` what the board shows, ``requires`` what the rule requires."""
+    def add(self, rule: str, step: str, ok: object, shows: str, cells: Iterable[Cell] = (), requires: str = "") -> None:
+        """Record a check (``ok``: passed when true, not applicable when ``None``): ``shows`` what the
+        board shows, ``requires`` what the rule requires."""
         status = NOT_APPLICABLE if ok is None else PASSED if ok else FAILED
         self.checks.append(
             Check(rule, step, status, tuple([NAMES[c] for c in cells]), compose(requires, shows), requires, shows)
         )
 
-    def bits(self) -> Bits:
-        """The board as it stands now, as masks: what the rules (:mod:`checker.rules`) decide on."""
-        return self._bits
+    def rule(self, rule: str, step: str, ok: object, shows: str, cells: Iterable[Cell] = ()) -> None:
+        """Record a check as :meth:`add` does; a failed one requires what :data:`_REQUIRES` says."""
+        if ok is None or ok:
+            status = NOT_APPLICABLE if ok is None else PASSED
+            self.checks.append(Check(rule, step, status, tuple([NAMES[c] for c in cells]), f"{shows}.", "", shows))
+        else:
+            self.add(rule, step, False, shows, cells, _REQUIRES[rule].format(me=self.me))
 
     # ------------------------------------------- facts after earlier steps --
 
@@ -213,31 +247,24 @@ class _Judge:
         s = self.shaped
         return f"after the Shape {shape_to_htn(s)}, {fact}" if s is not None and s.cell == c else fact
 
+    def _cooldown_text(self) -> str:
+        return f"{self.me}'s capture cooldown ({_list(self.m.cooldown)})"
+
     # ------------------------------------------------------------ game --
 
     def game_over(self, ended: GameResult | None = None) -> None:
         reason = game_over_reason(self.pos)
-        if reason is None and ended is not None and ended.over:  # a repetition or threefold, known to a replay
+        if reason is not None:
+            shows = describe_game_over(self.pos, reason)
+        elif ended is not None and ended.over:  # a repetition or threefold, known to a replay
             how = "a threefold repetition" if ended.reason == "threefold" else f"a {ended.reason}"
             won = "a draw" if ended.result == "draw" else f"{ended.result} wins"
-            shows = f"the turn before this one ended the game by {how} ({won}). No turn can be played"
-            self.add("game.over", STEP_GAME, False, shows, requires="The game is already over")
-        elif reason is None:
-            self.add(
-                "game.over",
-                STEP_GAME,
-                True,
-                f"The game is not over: {self.me} is to move, {self.pos.half_moves} of "
-                f"{MAX_HALF_MOVES} half-moves played",
-            )
+            shows = f"the turn before this one ended the game by {how} ({won})"
         else:
-            self.add(
-                "game.over",
-                STEP_GAME,
-                False,
-                f"{describe_game_over(self.pos, reason)}. No turn can be played",
-                requires="The game is already over",
-            )
+            played = f"{self.pos.half_moves} of {MAX_HALF_MOVES} half-moves played"
+            self.rule("game.over", STEP_GAME, True, f"The game is not over: {self.me} is to move, {played}")
+            return
+        self.rule("game.over", STEP_GAME, False, f"{shows}. No turn can be played")
 
     # --------------------------------------------------------- project --
 
@@ -253,212 +280,115 @@ class _Judge:
             self.move(p.src, p.dst, skip)
         self.project_skip_not_declared(skip)
 
-    def _cooldown_text(self) -> str:
-        return f"{self.me}'s capture cooldown ({_list(self.m.cooldown)})"
-
     def project_skip_declared(self, skip: bool) -> None:
         me, m = self.me, self.m
-        cd = sorted(m.cooldown)
         if skip:
-            self.add(
-                "project.skip",
-                self.project_step,
-                True,
+            why = (
                 f"{self._cooldown_text()} leaves no cell {me} may Place on, so the Project and the Shape "
-                f"are skipped and the cooldown clears",
-                cd,
+                f"are skipped and the cooldown clears"
             )
-            return
-        if m.reserve < 1:
+        elif m.reserve < 1:
             why = f"{me}'s reserve is empty, so the Project is a Move; only a capture cooldown can skip it"
         elif not m.cooldown:
             why = f"{me} has no capture cooldown, so {me} must Place"
+        elif free := place_cells(self.pos):
+            why = (
+                f"{self._cooldown_text()} still leaves {plural(len(free), 'cell')} {me} may Place on "
+                f"(for example {N(free[0])}), so {me} must Place"
+            )
         else:
-            free = place_cells(self.pos)
-            if free:
-                why = (
-                    f"{self._cooldown_text()} still leaves {plural(len(free), 'cell')} {me} may Place on "
-                    f"(for example {N(free[0])}), so {me} must Place"
-                )
-            else:
-                why = (
-                    f"no cell is free for a Place even ignoring the cooldown, so there is no skip "
-                    f"and {me} has no legal Project"
-                )
-        self.add(
-            "project.skip",
-            self.project_step,
-            False,
-            why,
-            cd,
-            requires="The Project may be skipped only when the capture cooldown leaves no legal Place",
-        )
+            why = (
+                f"no cell is free for a Place even ignoring the cooldown, so there is no skip "
+                f"and {me} has no legal Project"
+            )
+        self.rule("project.skip", self.project_step, skip, why, sorted(m.cooldown))
 
     def project_skip_not_declared(self, skip: bool) -> None:
-        me, m = self.me, self.m
-        cd = sorted(m.cooldown)
-        if skip:
-            # the requirement leads the sentence here: "The Project must be skipped: <why>"
-            self.add(
-                "project.skip",
-                self.project_step,
-                False,
+        me, m, step = self.me, self.m, self.project_step
+        if skip:  # the requirement leads the sentence here: "The Project must be skipped: <why>"
+            why = (
                 f"The Project must be skipped: {self._cooldown_text()} leaves no cell {me} may Place on, "
-                f"so the Project and the Shape are skipped this turn (declare skip)",
-                cd,
+                f"so the Project and the Shape are skipped this turn (declare skip)"
             )
+            self.add("project.skip", step, False, why, sorted(m.cooldown))
         elif not m.cooldown:
-            self.add(
-                "project.skip", self.project_step, None, f"{me} has no capture cooldown, so the Project is not skipped"
-            )
+            self.rule("project.skip", step, None, f"{me} has no capture cooldown, so the Project is not skipped")
         else:
-            n = len(place_cells(self.pos))
-            self.add(
-                "project.skip",
-                self.project_step,
-                True,
-                f"{self._cooldown_text()} leaves {plural(n, 'cell')} {me} may Place on, so the Project is not skipped",
-                cd,
-            )
+            n = plural(len(place_cells(self.pos)), "cell")
+            why = f"{self._cooldown_text()} leaves {n} {me} may Place on, so the Project is not skipped"
+            self.rule("project.skip", step, True, why, sorted(m.cooldown))
 
     def place(self, c: Cell) -> None:
-        me, m, step, stones = self.me, self.m, self.project_step, self.stones
-        bits = self.bits()
+        me, m, step, stones, bits = self.me, self.m, self.project_step, self.stones, self.bits
         if rules.place_reserve(m):
-            self.add("place.reserve", step, True, f"{me} has {plural(m.reserve, 'stone')} in reserve")
+            self.rule("place.reserve", step, True, f"{me} has {plural(m.reserve, 'stone')} in reserve")
         else:
-            self.add(
-                "place.reserve",
-                step,
-                False,
-                f"{me}'s reserve is empty, so the Project must be a Move",
-                requires="A Place needs a stone in reserve",
-            )
-        if BIT[c] & rules.place_empty(bits):
-            self.add("place.empty", step, True, f"{N(c)} is empty", [c])
-        else:
-            self.add("place.empty", step, False, _holds(stones, c, me), [c], requires="A Place needs an empty cell")
-        if BIT[c] & rules.place_unlocked(bits):
-            self.add("place.unlocked", step, True, f"{N(c)} is not locked", [c])
-        else:
-            self.add(
-                "place.unlocked",
-                step,
-                False,
-                f"{N(c)} is locked",
-                [c],
-                requires="A locked cell can never be Placed onto",
-            )
-        opening = f"{me}'s first Place must be at least 1 step from the centre"
+            self.rule("place.reserve", step, False, f"{me}'s reserve is empty, so the Project must be a Move")
+        ok = BIT[c] & rules.place_empty(bits)
+        self.rule("place.empty", step, ok, f"{N(c)} is empty" if ok else _holds(stones, c, me), [c])
+        ok = BIT[c] & rules.place_unlocked(bits)
+        self.rule("place.unlocked", step, ok, f"{N(c)} is not locked" if ok else f"{N(c)} is locked", [c])
         if m.placed:
-            self.add(
-                "place.opening-restriction",
-                step,
-                None,
-                f"{me} has made their first Place already; the opening restriction applies only to the first Place",
-            )
-        elif not BIT[c] & rules.place_opening_restriction(m):
-            self.add("place.opening-restriction", step, False, "d4 is the centre", [c], requires=opening)
+            why = f"{me} has made their first Place already; the opening restriction applies only to the first Place"
+            self.rule("place.opening-restriction", step, None, why)
+        elif BIT[c] & rules.place_opening_restriction(m):  # a passed check that says what the rule requires
+            opening, far = _REQUIRES["place.opening-restriction"].format(me=me), plural(STEPS[c][CENTRE], "step")
+            self.add("place.opening-restriction", step, True, f"{N(c)} is {far} from d4", [c], opening)
         else:
-            self.add(
-                "place.opening-restriction",
-                step,
-                True,
-                f"{N(c)} is {plural(STEPS[c][CENTRE], 'step')} from d4",
-                [c],
-                requires=opening,
-            )
+            self.rule("place.opening-restriction", step, False, "d4 is the centre", [c])
         if not m.cooldown:
-            self.add("place.cooldown", step, None, f"{me} has no capture cooldown")
+            self.rule("place.cooldown", step, None, f"{me} has no capture cooldown")
         else:
-            cd = sorted(m.cooldown)
-            close = [k for k in cd if STEPS[c][k] < 2]
+            cd, d = sorted(m.cooldown), STEPS[c]
+            ok = BIT[c] & rules.place_cooldown(m)
+            if ok:
+                facts = ", ".join(f"{d[k]} from {N(k)}" for k in cd)
+            else:
+                cd = [k for k in cd if d[k] < 2]
+                facts = ", ".join(f"{plural(d[k], 'step')} from {N(k)}" if d[k] else f"on {N(k)} itself" for k in cd)
             rule = (
                 f"{self._cooldown_text()}: {me}'s next Place must be at least 2 steps from every cell "
                 f"where {me}'s stones were captured"
             )
-            if not BIT[c] & rules.place_cooldown(m):
-                facts = ", ".join(
-                    f"{plural(STEPS[c][k], 'step')} from {N(k)}" if STEPS[c][k] else f"on {N(k)} itself" for k in close
-                )
-                self.add("place.cooldown", step, False, f"{N(c)} is {facts}", [c, *close], requires=rule)
-            else:
-                facts = ", ".join(f"{STEPS[c][k]} from {N(k)}" for k in cd)
-                self.add("place.cooldown", step, True, f"{N(c)} is {facts}", [c, *cd], requires=rule)
+            self.add("place.cooldown", step, ok, f"{N(c)} is {facts}", [c, *cd], requires=rule)
         if stones[c] is None:  # D-14: a Place puts the stone only on an empty cell
             stones[c] = me
-            self._bits = rules.placed(bits, me, c)
+            self.bits = rules.placed(bits, me, c)
 
     def move(self, a: Cell, b: Cell, skip: bool) -> None:
-        me, m, step, stones, tiers = self.me, self.m, self.project_step, self.stones, self.tiers
-        bits = self.bits()
+        me, m, step, stones, tiers, bits = self.me, self.m, self.project_step, self.stones, self.tiers, self.bits
         if rules.move_reserve_empty(m):
-            self.add("move.reserve-empty", step, True, f"{me}'s reserve is empty, so the Project may be a Move")
+            self.rule("move.reserve-empty", step, True, f"{me}'s reserve is empty, so the Project may be a Move")
         else:
             extra = " (and here the capture cooldown skips the Project)" if skip else ""
-            self.add(
-                "move.reserve-empty",
-                step,
-                False,
-                f"{me} still has {plural(m.reserve, 'stone')} in reserve, so the Project must be a Place{extra}",
-                requires="A Move is only available once the reserve is empty",
-            )
-        own = bool(BIT[a] & rules.move_own_stone(bits, me))
-        if own:
-            self.add("move.own-stone", step, True, f"{N(a)} holds {me}'s stone", [a])
-        else:
-            self.add(
-                "move.own-stone",
-                step,
-                False,
-                _holds(stones, a, me, own=""),
-                [a],
-                requires=f"A Move steps one of {me}'s own stones",
-            )
+            why = f"{me} still has {plural(m.reserve, 'stone')} in reserve, so the Project must be a Place{extra}"
+            self.rule("move.reserve-empty", step, False, why)
+        own = BIT[a] & rules.move_own_stone(bits, me)
+        self.rule("move.own-stone", step, own, f"{N(a)} holds {me}'s stone" if own else _holds(stones, a, me, ""), [a])
         if BIT[b] & rules.move_adjacent(a):
-            self.add("move.adjacent", step, True, f"{N(b)} is a neighbour of {N(a)}", [a, b])
+            self.rule("move.adjacent", step, True, f"{N(b)} is a neighbour of {N(a)}", [a, b])
         else:
             d = STEPS[a][b]
             fact = f"{N(b)} is {N(a)} itself" if d == 0 else f"{N(b)} is {d} steps from {N(a)}"
-            self.add(
-                "move.adjacent", step, False, fact, [a, b], requires="A Move goes to one of the six neighbouring cells"
-            )
+            self.rule("move.adjacent", step, False, fact, [a, b])
         sb = stones[b]
         lock_note = f" ({N(b)} is locked; a Move onto a locked cell is legal)" if self.locked[b] else ""
-        reachable = bool(BIT[b] & rules.move_destination(bits, me, a))
+        reachable = BIT[b] & rules.move_destination(bits, me, a)
         if reachable and sb is None:
-            self.add("move.destination", step, True, f"{N(b)} is empty{lock_note}", [b])
+            self.rule("move.destination", step, True, f"{N(b)} is empty{lock_note}", [b])
         elif not reachable and sb == me:
-            self.add(
-                "move.destination",
-                step,
-                False,
-                f"{N(b)} holds {me}'s own stone",
-                [b],
-                requires=f"A Move can never enter a cell holding {me}'s own stone",
-            )
+            never = f"A Move can never enter a cell holding {me}'s own stone"
+            self.add("move.destination", step, False, f"{N(b)} holds {me}'s own stone", [b], never)
         elif reachable:
-            self.add(
-                "move.destination",
-                step,
-                True,
-                f"{N(b)} holds {sb}'s stone on Tier {tiers[b]}, strictly lower than {N(a)}'s Tier "
-                f"{tiers[a]}: a Move capture{lock_note}",
-                [a, b],
-            )
+            why = f"{N(b)} holds {sb}'s stone on Tier {tiers[b]}, strictly lower than {N(a)}'s Tier {tiers[a]}"
+            self.rule("move.destination", step, True, f"{why}: a Move capture{lock_note}", [a, b])
         else:
-            self.add(
-                "move.destination",
-                step,
-                False,
-                f"{N(b)} holds {sb}'s stone on Tier {tiers[b]} and {N(a)} is Tier {tiers[a]}",
-                [a, b],
-                requires="A Move onto an enemy stone needs its tier strictly lower than the from-cell's",
-            )
+            why = f"{N(b)} holds {sb}'s stone on Tier {tiers[b]} and {N(a)} is Tier {tiers[a]}"
+            self.rule("move.destination", step, False, why, [a, b])
         if own and sb != me:  # D-14: the Move happens, removing any enemy stone there
             stones[a] = None
             stones[b] = me
-            self._bits = rules.moved(bits, me, a, b)
+            self.bits = rules.moved(bits, me, a, b)
 
     # ----------------------------------------------------------- shape --
 
@@ -488,7 +418,7 @@ class _Judge:
     def shape_left_out(self, landing: Cell) -> None:
         me, m, tiers, stones = self.me, self.m, self.tiers, self.stones
         # the rules legal_turns decides the mandate with, on the board after the Project
-        bits = self.bits()
+        bits = self.bits
         raises, lowers = rules.shape_cells(bits, m, landing, RAISE), rules.shape_cells(bits, m, landing, LOWER)
         mandate = rules.mandating_cells(bits, me, raises | lowers)
         mandating = shapes_of(raises & mandate, lowers & mandate)
@@ -545,7 +475,7 @@ class _Judge:
 
     def shape_given(self, s: Shape, landing: Cell) -> None:
         me, m, tiers, locked = self.me, self.m, self.tiers, self.locked
-        bits = self.bits()
+        bits = self.bits
         c = s.cell
         d = STEPS[landing][c]
         if BIT[c] & rules.shape_range(landing):
@@ -628,7 +558,7 @@ class _Judge:
             tiers[c] = t + 1 if raise_ else t - 1
             self.shaped = s
             t1, t2 = rules.shaped_by(bits.tier1, bits.tier2, s)
-            self._bits = bits._replace(tier1=t1, tier2=t2)
+            self.bits = bits._replace(tier1=t1, tier2=t2)
 
     # ------------------------------------------------------------ echo --
 
@@ -665,7 +595,7 @@ class _Judge:
     def echo_capture(self, c: Cell) -> None:
         # One check per rule, each decided by checker.rules, which the generator and the count use too.
         me, enemy, stones = self.me, self.enemy, self.stones
-        bits, cell = self.bits(), BIT[c]
+        bits, cell = self.bits, BIT[c]
         if cell & rules.echo_capture_enemy(bits, me):
             self.add(
                 "echo-capture.enemy", STEP_ECHO, True, self._after_project(c, f"{N(c)} holds {enemy}'s stone"), [c]
@@ -725,7 +655,7 @@ class _Judge:
     def echo_lock(self, c: Cell) -> None:
         # One check per rule, each decided by checker.rules, which the generator and the count use too.
         me, m, stones = self.me, self.m, self.stones
-        bits, cell = self.bits(), BIT[c]
+        bits, cell = self.bits, BIT[c]
         if rules.echo_lock_once(m):
             self.add("echo-lock.once", STEP_ECHO, True, f"{me} has not Echo-Locked before in this game")
         else:
