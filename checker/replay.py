@@ -49,29 +49,7 @@ class Replay:
 def replay(turns: Sequence[Turn], start: Position | None = None, history: Iterable[Position] | None = None) -> Replay:
     """Check and apply ``turns`` in order from ``start`` (default: the start
     position), stopping at the first illegal turn."""
-    if start is None:
-        start = Position.start()
-        hist: History | None = History(history or ())
-    else:
-        hist = History(history) if history is not None else None
-    pos = start
-    verdicts: list[Verdict] = []
-    game = None
-    for i, turn in enumerate(turns):
-        # only the start can be inconsistent: a legal turn's position is consistent by construction
-        verdict = check(pos, turn, hist, assume_consistent=i > 0, ended=game)
-        verdicts.append(verdict)
-        if not verdict.legal:
-            return Replay(
-                i + 1, False, FirstIllegal(i, verdict), pos, game or game_status(pos, hist is not None), tuple(verdicts)
-            )
-        if hist is not None:
-            hist.append(pos)
-        outcome = verdict.outcome
-        assert outcome is not None  # a legal verdict carries its outcome
-        pos = outcome.position
-        game = outcome.game
-    return Replay(len(verdicts), True, None, pos, game or game_status(pos, hist is not None), tuple(verdicts))
+    return _replay(turns, start, history, quick=False)
 
 
 def replay_quickly(
@@ -100,27 +78,43 @@ def replay_quickly(
     >>> str(r.game.reason), r.first_illegal.index, r.first_illegal.verdict.violations[0]
     ('strangle', 1, 'game.over')
     """
+    return _replay(turns, start, history, quick=True)
+
+
+def _replay(turns: Sequence[Turn], start: Position | None, history: Iterable[Position] | None, quick: bool) -> Replay:
     if start is None:
         start = Position.start()
         hist: History | None = History(history or ())
     else:
         hist = History(history) if history is not None else None
     pos = start
-    over = game_over_reason(pos) is not None
+    over = quick and game_over_reason(pos) is not None
+    verdicts: list[Verdict] = []
     game = None
-    known = False  # whether the turn's Project is known to be legal
+    known = False  # quick: whether the turn's Project is known to be legal
     for i, turn in enumerate(turns):
-        if over or not turn_is_legal(pos, turn, game_over_checked=True, project_checked=known):
-            verdict = check(pos, turn, hist, assume_consistent=True, ended=game)
-            assert not verdict.legal, "turn_is_legal and check disagree"
-            return Replay(
-                i + 1, False, FirstIllegal(i, verdict), pos, game or game_status(pos, hist is not None), (verdict,)
-            )
-        nxt = after(pos, turn)
-        # The next turn's Project, decided now: a legal one is a legal Project, so no Strangle to look for.
-        known = i + 1 < len(turns) and project_is_legal(nxt, turns[i + 1].project)
-        game = end_of_game(pos, nxt, type(turn.project) is Skip, hist, True if known else None)
+        if quick and not over and turn_is_legal(pos, turn, game_over_checked=True, project_checked=known):
+            nxt = after(pos, turn)
+            # The next turn's Project, decided now: a legal one is a legal Project, so no Strangle to look for.
+            known = i + 1 < len(turns) and project_is_legal(nxt, turns[i + 1].project)
+            game = end_of_game(pos, nxt, type(turn.project) is Skip, hist, True if known else None)
+        else:
+            # only the start can be inconsistent: a legal turn's position is consistent by construction
+            verdict = check(pos, turn, hist, assume_consistent=quick or i > 0, ended=game)
+            verdicts.append(verdict)
+            if not verdict.legal:
+                return Replay(
+                    i + 1,
+                    False,
+                    FirstIllegal(i, verdict),
+                    pos,
+                    game or game_status(pos, hist is not None),
+                    tuple(verdicts),
+                )
+            assert not quick, "turn_is_legal and check disagree"
+            assert verdict.outcome is not None  # a legal verdict carries its outcome
+            nxt, game = verdict.outcome.position, verdict.outcome.game
         if hist is not None:
             hist.append(pos)
         pos, over = nxt, game.over
-    return Replay(len(turns), True, None, pos, game or game_status(pos, hist is not None), ())
+    return Replay(len(turns), True, None, pos, game or game_status(pos, hist is not None), tuple(verdicts))
