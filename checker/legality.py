@@ -396,60 +396,34 @@ class _Judge:
         turn = self.turn
         landing = turn.landing
         if landing is None:  # a skip: no landing cell
-            self.shape_on_skip(turn.shape)
+            s = turn.shape
+            if s is None:
+                self.rule("shape.skipped", STEP_SHAPE, True, "The Project is skipped, so the Shape is skipped too")
+            else:
+                self.rule("shape.skipped", STEP_SHAPE, False, f"{shape_to_htn(s)} was given", [s.cell])
         elif turn.shape is None:
             self.shape_left_out(landing)
         else:
             self.shape_given(turn.shape, landing)
 
-    def shape_on_skip(self, s: Shape | None) -> None:
-        if s is None:
-            self.add("shape.skipped", STEP_SHAPE, True, "The Project is skipped, so the Shape is skipped too")
-        else:
-            self.add(
-                "shape.skipped",
-                STEP_SHAPE,
-                False,
-                f"{shape_to_htn(s)} was given",
-                [s.cell],
-                requires="When the Project is skipped the Shape is skipped too",
-            )
-
     def shape_left_out(self, landing: Cell) -> None:
-        me, m, tiers, stones = self.me, self.m, self.tiers, self.stones
+        me, m, tiers, stones, bits = self.me, self.m, self.tiers, self.stones, self.bits
         # the rules legal_turns decides the mandate with, on the board after the Project
-        bits = self.bits
         raises, lowers = rules.shape_cells(bits, m, landing, RAISE), rules.shape_cells(bits, m, landing, LOWER)
         mandate = rules.mandating_cells(bits, me, raises | lowers)
         mandating = shapes_of(raises & mandate, lowers & mandate)
-        if mandating:
-            first = min(mandating, key=lambda sh: (STEPS[landing][sh.cell], sh.cell))
-            c = first.cell
-            where = (
-                "the landing cell itself"
-                if c == landing
-                else f"{plural(STEPS[landing][c], 'step')} from the landing cell {N(landing)}"
-            )
-            occupant = "empty" if stones[c] is None else f"holding {stones[c]}'s stone"
-            more = f"; {len(mandating)} such Shapes in all" if len(mandating) > 1 else ""
-            self.add(
-                "shape.mandate",
-                STEP_SHAPE,
-                False,
-                f"{shape_to_htn(first)} is legal ({N(c)}: {where}, Tier {tiers[c]}, unlocked, {occupant}){more}",
-                [c],
-                requires=f"The Shape may be left out only when no legal Shape targets a cell not "
-                f"occupied by {me}'s own stone",
-            )
-        else:
-            self.add(
-                "shape.mandate",
-                STEP_SHAPE,
-                True,
-                f"No legal Shape targets a cell that is not occupied by {me}'s own stone, so the Shape may be "
-                f"left out: {self._shape_blockers(landing)}",
-                [landing],
-            )
+        if not mandating:
+            why = f"No legal Shape targets a cell that is not occupied by {me}'s own stone, so the Shape may be"
+            self.rule("shape.mandate", STEP_SHAPE, True, f"{why} left out: {self._shape_blockers(landing)}", [landing])
+            return
+        first = min(mandating, key=lambda sh: (STEPS[landing][sh.cell], sh.cell))
+        c = first.cell
+        d = STEPS[landing][c]
+        where = "the landing cell itself" if d == 0 else f"{plural(d, 'step')} from the landing cell {N(landing)}"
+        occupant = "empty" if stones[c] is None else f"holding {stones[c]}'s stone"
+        more = f"; {len(mandating)} such Shapes in all" if len(mandating) > 1 else ""
+        why = f"{shape_to_htn(first)} is legal ({N(c)}: {where}, Tier {tiers[c]}, unlocked, {occupant}){more}"
+        self.rule("shape.mandate", STEP_SHAPE, False, why, [c])
 
     def _shape_blockers(self, landing: Cell) -> str:
         """Why no cell within 2 steps of the landing cell takes a Shape that counts for the mandate: the
@@ -461,101 +435,49 @@ class _Judge:
         flat = [c for c in near if stones[c] != me and not locked[c] and tiers[c] == 2 and self.m.lowers_left == 0]
         parts = []
         if own:
-            parts.append(
-                f"{_list(own)} {'holds' if len(own) == 1 else 'hold'} {me}'s own "
-                f"{'stone' if len(own) == 1 else 'stones'}"
-            )
+            one = len(own) == 1
+            parts.append(f"{_list(own)} {'holds' if one else 'hold'} {me}'s own {'stone' if one else 'stones'}")
         if shut:
             parts.append(f"{_list(shut)} {'is' if len(shut) == 1 else 'are'} locked")
         if flat:
-            parts.append(
-                f"{_list(flat)} {'is' if len(flat) == 1 else 'are'} Tier 2 with no lowers left ({me} has 0 of 6)"
-            )
+            is_are = "is" if len(flat) == 1 else "are"
+            parts.append(f"{_list(flat)} {is_are} Tier 2 with no lowers left ({me} has 0 of 6)")
         return f"of the {plural(len(near), 'cell')} within 2 steps of {N(landing)}, {'; '.join(parts)}"
 
     def shape_given(self, s: Shape, landing: Cell) -> None:
-        me, m, tiers, locked = self.me, self.m, self.tiers, self.locked
-        bits = self.bits
-        c = s.cell
+        me, m, tiers, locked, bits = self.me, self.m, self.tiers, self.locked, self.bits
+        c, kind = s.cell, s.kind
         d = STEPS[landing][c]
         if BIT[c] & rules.shape_range(landing):
             at = "is the landing cell" if d == 0 else f"is {plural(d, 'step')} from the landing cell {N(landing)}"
-            self.add("shape.range", STEP_SHAPE, True, f"{N(c)} {at} (at most 2)", [c, landing])
+            self.rule("shape.range", STEP_SHAPE, True, f"{N(c)} {at} (at most 2)", [c, landing])
         else:
-            self.add(
-                "shape.range",
-                STEP_SHAPE,
-                False,
-                f"{N(c)} is {d} steps from it",
-                [c, landing],
-                requires=f"A Shape must be within 2 steps of the landing cell {N(landing)}",
-            )
-        if BIT[c] & rules.shape_unlocked(bits):
-            self.add("shape.unlocked", STEP_SHAPE, True, f"{N(c)} is not locked", [c])
-        else:
-            self.add(
-                "shape.unlocked",
-                STEP_SHAPE,
-                False,
-                f"{N(c)} is locked",
-                [c],
-                requires="A locked cell can never be Shaped",
-            )
+            within = f"A Shape must be within 2 steps of the landing cell {N(landing)}"
+            self.add("shape.range", STEP_SHAPE, False, f"{N(c)} is {d} steps from it", [c, landing], within)
+        ok = BIT[c] & rules.shape_unlocked(bits)
+        self.rule("shape.unlocked", STEP_SHAPE, ok, f"{N(c)} is not locked" if ok else f"{N(c)} is locked", [c])
         t = tiers[c]
-        raise_ = s.kind == RAISE
-        if raise_:
-            tier_ok = bool(BIT[c] & rules.shape_tier_limit(RAISE, bits.tier1, bits.tier2))
-            if tier_ok:
-                self.add(
-                    "shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the raise makes it Tier {t + 1}", [c]
-                )
-            else:
-                self.add(
-                    "shape.tier-limit",
-                    STEP_SHAPE,
-                    False,
-                    f"{N(c)} is already Tier {t}",
-                    [c],
-                    requires="A raise needs Tier 0 or 1",
-                )
-            self.add(
-                "shape.lowering-budget",
-                STEP_SHAPE,
-                None,
-                f"A raise does not use the lowering budget ({me} has {m.lowers_left} of 6 lowers left)",
-            )
+        to = t + 1 if kind == RAISE else t - 1
+        tier_ok = BIT[c] & rules.shape_tier_limit(kind, bits.tier1, bits.tier2)
+        if tier_ok:
+            self.rule("shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the {kind} makes it Tier {to}", [c])
+        elif kind == RAISE:
+            need = "A raise needs Tier 0 or 1"
+            self.add("shape.tier-limit", STEP_SHAPE, False, f"{N(c)} is already Tier {t}", [c], need)
         else:
-            tier_ok = bool(BIT[c] & rules.shape_tier_limit(LOWER, bits.tier1, bits.tier2))
-            if tier_ok:
-                self.add(
-                    "shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the lower makes it Tier {t - 1}", [c]
-                )
-            else:
-                self.add(
-                    "shape.tier-limit",
-                    STEP_SHAPE,
-                    False,
-                    f"{N(c)} is Tier 0",
-                    [c],
-                    requires="A lower needs Tier 1 or 2",
-                )
-            if rules.shape_lowering_budget(LOWER, m):
-                self.add(
-                    "shape.lowering-budget",
-                    STEP_SHAPE,
-                    True,
-                    f"{me} has {m.lowers_left} of 6 lowers left; this lower uses one, leaving {m.lowers_left - 1}",
-                )
-            else:
-                self.add(
-                    "shape.lowering-budget",
-                    STEP_SHAPE,
-                    False,
-                    f"{me} has used the whole lowering budget (0 of 6 lowers left)",
-                    requires="A lower needs at least 1 lower left",
-                )
+            self.add("shape.tier-limit", STEP_SHAPE, False, f"{N(c)} is Tier 0", [c], "A lower needs Tier 1 or 2")
+        left = m.lowers_left
+        if kind == RAISE:
+            why = f"A raise does not use the lowering budget ({me} has {left} of 6 lowers left)"
+            self.rule("shape.lowering-budget", STEP_SHAPE, None, why)
+        elif rules.shape_lowering_budget(LOWER, m):
+            why = f"{me} has {left} of 6 lowers left; this lower uses one, leaving {left - 1}"
+            self.rule("shape.lowering-budget", STEP_SHAPE, True, why)
+        else:
+            why = f"{me} has used the whole lowering budget (0 of 6 lowers left)"
+            self.rule("shape.lowering-budget", STEP_SHAPE, False, why)
         if not locked[c] and tier_ok:  # D-14: the Shape changes the tier when it can
-            tiers[c] = t + 1 if raise_ else t - 1
+            tiers[c] = to
             self.shaped = s
             t1, t2 = rules.shaped_by(bits.tier1, bits.tier2, s)
             self.bits = bits._replace(tier1=t1, tier2=t2)
