@@ -16,7 +16,9 @@ random games played from the start (:func:`workload`):
   games as score sheets (games/s).
 
 The ratio is REF's time over this version's: above 1 this version is faster.
-Only the public API that both versions have is called.
+Only the public API that both versions have is called.  The table's last row
+is the judging core's size (:func:`core_lines`) in each tree, against
+:data:`CORE_GOAL`.
 """
 
 from __future__ import annotations
@@ -36,6 +38,36 @@ ROUNDS = 3
 GAMES = 6
 
 GOALS = {"check": 1.0, "legal_turns": 1.0, "replay": 1.0, "perft": 1.5, "audit": 1.5}
+CORE_GOAL = 2677  # the judging core's lines at most: 75% of the 3,569 issue 34 counted
+
+# The judging core: every .py under checker/ but these folders and files (the words of the rules
+# reference and the catalogue, the notation, the score sheet, the version, the extras, __init__).
+NOT_CORE_DIRS = ("drawing", "service", "tools", "web")
+NOT_CORE_FILES = (
+    "catalogue.py",
+    "reference.py",
+    "notation.py",
+    "scoresheet.py",
+    "version.py",
+    "extras.py",
+    "__init__.py",
+)
+
+
+def core_files(tree: Path) -> list[Path]:
+    """The judging core's files in ``tree``."""
+    base = tree / "checker"
+    return sorted(
+        p
+        for p in base.rglob("*.py")
+        if p.relative_to(base).parts[0] not in NOT_CORE_DIRS and p.name not in NOT_CORE_FILES
+    )
+
+
+def core_lines(tree: Path) -> int:
+    """The judging core's size in ``tree``: its files' lines, as ``wc -l`` counts them."""
+    return sum(p.read_bytes().count(b"\n") for p in core_files(tree))
+
 
 # Run in a child process with the version's tree first on sys.path: prints the
 # seconds each piece of work took.
@@ -113,6 +145,7 @@ def compare(ref: str = BASELINE, rounds: int = ROUNDS, games: int = GAMES) -> di
         tree = Path(tmp) / "ref"
         subprocess.run(["git", "worktree", "add", "--detach", "-q", str(tree), ref], cwd=ROOT, check=True)
         try:
+            lines = {"ref": core_lines(tree), "head": core_lines(ROOT)}
             results: dict[str, list[dict]] = {"ref": [], "head": []}
             for _ in range(rounds):
                 for name, where in (("ref", tree), ("head", ROOT)):
@@ -126,7 +159,7 @@ def compare(ref: str = BASELINE, rounds: int = ROUNDS, games: int = GAMES) -> di
     ratios = {
         k: (best["head"][k] / best["ref"][k]) if k in RATES else (best["ref"][k] / best["head"][k]) for k in UNITS
     }
-    return {"ref": ref, "best": best, "ratios": ratios, "calls": results["head"][0]["calls"]}
+    return {"ref": ref, "best": best, "ratios": ratios, "calls": results["head"][0]["calls"], "lines": lines}
 
 
 def section(ref: str = BASELINE) -> str:
@@ -147,6 +180,12 @@ def section(ref: str = BASELINE) -> str:
             f"| {k} | {unit} | {r['best']['ref'][k]:,.1f} | {r['best']['head'][k]:,.1f} | {ratio:.2f}x | "
             f">= {goal:.1f}x {mark} |"
         )
+    ref_lines, head_lines = r["lines"]["ref"], r["lines"]["head"]
+    share = head_lines / ref_lines
+    lines.append(
+        f"| judging core | lines | {ref_lines:,} | {head_lines:,} | {share:.2f} of ref | "
+        f"<= {CORE_GOAL:,} {'meets' if head_lines <= CORE_GOAL else 'MISS'} |"
+    )
     lines.append("")
     lines.append("Rerun: python -m bench.versus --ref REF (any commit, tag or branch).")
     return "\n".join(lines)

@@ -20,3 +20,24 @@ def test_a_ref_beside_itself_does_the_same_work_and_reads_as_a_table():
 def test_the_baseline_is_a_commit_of_this_repository():
     out = subprocess.run(["git", "cat-file", "-t", versus.BASELINE], cwd=versus.ROOT, capture_output=True, text=True)
     assert out.stdout.strip() == "commit", out.stderr
+
+
+def test_the_judging_core_is_what_issue_34_counts():
+    """Every .py under checker/ but drawing/, service/, tools/, web/, the catalogue and the rules
+    reference's texts, notation, scoresheet, version, extras and __init__; counted as wc -l does."""
+    files = versus.core_files(versus.ROOT)
+    assert {p.name for p in files} == {
+        "board.py",
+        "counting.py",
+        "ending.py",
+        "generate.py",
+        "legality.py",
+        "play.py",
+        "position.py",
+        "projects.py",
+        "replay.py",
+        "rules.py",
+        "turn.py",
+        "wording.py",
+    }
+    assert versus.core_lines(versus.ROOT) == sum(len(p.read_text().splitlines()) for p in files)
