@@ -483,139 +483,60 @@ class _Judge:
             self.bits = bits._replace(tier1=t1, tier2=t2)
 
     # ------------------------------------------------------------ echo --
+    # One check per rule, each decided by checker.rules, which the generator and the count use too.
 
     def echo(self) -> None:
         e, me, m = self.turn.echo, self.me, self.m
         if e is None:
-            self.add(
-                "echo.charge",
-                STEP_ECHO,
-                None,
-                f"No Echo was declared; the Echo is optional ({me} has {plural(m.charges, 'charge')} left)",
-            )
+            why = f"No Echo was declared; the Echo is optional ({me} has {plural(m.charges, 'charge')} left)"
+            self.rule("echo.charge", STEP_ECHO, None, why)
             return
         if rules.echo_charge(m):
-            self.add(
-                "echo.charge",
-                STEP_ECHO,
-                True,
-                f"{me} has {plural(m.charges, 'charge')}; the Echo spends one, leaving {m.charges - 1}",
-            )
+            why = f"{me} has {plural(m.charges, 'charge')}; the Echo spends one, leaving {m.charges - 1}"
+            self.rule("echo.charge", STEP_ECHO, True, why)
         else:
-            self.add(
-                "echo.charge",
-                STEP_ECHO,
-                False,
-                f"{me} has none left, and charges never come back",
-                requires="An Echo needs a charge",
-            )
+            self.rule("echo.charge", STEP_ECHO, False, f"{me} has none left, and charges never come back")
         if e.kind == CAPTURE:
             self.echo_capture(e.cell)
         else:
             self.echo_lock(e.cell)
 
     def echo_capture(self, c: Cell) -> None:
-        # One check per rule, each decided by checker.rules, which the generator and the count use too.
-        me, enemy, stones = self.me, self.enemy, self.stones
-        bits, cell = self.bits, BIT[c]
-        if cell & rules.echo_capture_enemy(bits, me):
-            self.add(
-                "echo-capture.enemy", STEP_ECHO, True, self._after_project(c, f"{N(c)} holds {enemy}'s stone"), [c]
-            )
-        else:
-            self.add(
-                "echo-capture.enemy",
-                STEP_ECHO,
-                False,
-                self._after_project(c, _holds(stones, c, me)),
-                [c],
-                requires="An Echo-Capture targets an enemy stone",
-            )
-        empty = [n for n in NEIGHBOURS[c] if stones[n] is None]
+        me, stones, bits, cell = self.me, self.stones, self.bits, BIT[c]
+        ok = cell & rules.echo_capture_enemy(bits, me)
+        fact = f"{N(c)} holds {self.enemy}'s stone" if ok else _holds(stones, c, me)
+        self.rule("echo-capture.enemy", STEP_ECHO, ok, self._after_project(c, fact), [c])
         if rules.echo_capture_sealed(bits, cell):
-            self.add("echo-capture.sealed", STEP_ECHO, True, f"{N(c)} has no empty neighbouring cell", [c])
+            self.rule("echo-capture.sealed", STEP_ECHO, True, f"{N(c)} has no empty neighbouring cell", [c])
         else:
-            self.add(
-                "echo-capture.sealed",
-                STEP_ECHO,
-                False,
-                f"{N(c)} has {'an empty neighbour' if len(empty) == 1 else 'empty neighbours'}: {_list(empty)}",
-                [c, *empty],
-                requires="An Echo-Capture target must have no empty neighbouring cell",
-            )
-        if cell & rules.echo_capture_tier(bits.tier1, bits.tier2):
-            self.add("echo-capture.tier", STEP_ECHO, True, self._tier(c), [c])
-        else:
-            self.add(
-                "echo-capture.tier",
-                STEP_ECHO,
-                False,
-                self._tier(c),
-                [c],
-                requires="An Echo-Capture target must stand on Tier 1 or 2",
-            )
-        mine = [n for n in NEIGHBOURS[c] if stones[n] == me]
+            empty = [n for n in NEIGHBOURS[c] if stones[n] is None]
+            some = "an empty neighbour" if len(empty) == 1 else "empty neighbours"
+            self.rule("echo-capture.sealed", STEP_ECHO, False, f"{N(c)} has {some}: {_list(empty)}", [c, *empty])
+        ok = cell & rules.echo_capture_tier(bits.tier1, bits.tier2)
+        self.rule("echo-capture.tier", STEP_ECHO, ok, self._tier(c), [c])
         if rules.echo_capture_contact(bits, me, cell):
-            self.add(
-                "echo-capture.contact",
-                STEP_ECHO,
-                True,
-                f"{me}'s stone{'s' if len(mine) > 1 else ''} on {_list(mine)} "
-                f"{'are' if len(mine) > 1 else 'is'} adjacent to {N(c)}",
-                [c, *mine],
-            )
+            mine = [n for n in NEIGHBOURS[c] if stones[n] == me]
+            stone_is = "stones" if len(mine) > 1 else "stone"
+            is_are = "are" if len(mine) > 1 else "is"
+            why = f"{me}'s {stone_is} on {_list(mine)} {is_are} adjacent to {N(c)}"
+            self.rule("echo-capture.contact", STEP_ECHO, True, why, [c, *mine])
         else:
-            self.add(
-                "echo-capture.contact",
-                STEP_ECHO,
-                False,
-                f"none of {N(c)}'s neighbours holds one",
-                [c],
-                requires=f"An Echo-Capture needs at least one of {me}'s stones adjacent to the target",
-            )
+            self.rule("echo-capture.contact", STEP_ECHO, False, f"none of {N(c)}'s neighbours holds one", [c])
 
     def echo_lock(self, c: Cell) -> None:
-        # One check per rule, each decided by checker.rules, which the generator and the count use too.
-        me, m, stones = self.me, self.m, self.stones
-        bits, cell = self.bits, BIT[c]
-        if rules.echo_lock_once(m):
-            self.add("echo-lock.once", STEP_ECHO, True, f"{me} has not Echo-Locked before in this game")
+        me, bits, cell = self.me, self.bits, BIT[c]
+        if rules.echo_lock_once(self.m):
+            self.rule("echo-lock.once", STEP_ECHO, True, f"{me} has not Echo-Locked before in this game")
         else:
-            self.add(
-                "echo-lock.once",
-                STEP_ECHO,
-                False,
-                f"{me} has already used the Echo-Lock, {self._earlier_lock()}",
-                requires="Each player may Echo-Lock once per game",
-            )
-        if cell & rules.echo_lock_own_stone(bits, me):
-            self.add("echo-lock.own-stone", STEP_ECHO, True, self._after_project(c, f"{N(c)} holds {me}'s stone"), [c])
-        else:
-            self.add(
-                "echo-lock.own-stone",
-                STEP_ECHO,
-                False,
-                self._after_project(c, _holds(stones, c, me)),
-                [c],
-                requires=f"An Echo-Lock targets a cell occupied by {me}'s own stone",
-            )
-        if cell & rules.echo_lock_tier(bits.tier2):
-            self.add("echo-lock.tier", STEP_ECHO, True, self._tier(c), [c])
-        else:
-            self.add(
-                "echo-lock.tier", STEP_ECHO, False, self._tier(c), [c], requires="An Echo-Lock needs a Tier-2 cell"
-            )
-        if cell & rules.echo_lock_unlocked(bits):
-            self.add("echo-lock.unlocked", STEP_ECHO, True, f"{N(c)} is not locked yet", [c])
-        else:
-            self.add(
-                "echo-lock.unlocked",
-                STEP_ECHO,
-                False,
-                f"{N(c)} is locked",
-                [c],
-                requires="An Echo-Lock target must not be locked already",
-            )
+            why = f"{me} has already used the Echo-Lock, {self._earlier_lock()}"
+            self.rule("echo-lock.once", STEP_ECHO, False, why)
+        ok = cell & rules.echo_lock_own_stone(bits, me)
+        fact = f"{N(c)} holds {me}'s stone" if ok else _holds(self.stones, c, me)
+        self.rule("echo-lock.own-stone", STEP_ECHO, ok, self._after_project(c, fact), [c])
+        ok = cell & rules.echo_lock_tier(bits.tier2)
+        self.rule("echo-lock.tier", STEP_ECHO, ok, self._tier(c), [c])
+        ok = cell & rules.echo_lock_unlocked(bits)
+        self.rule("echo-lock.unlocked", STEP_ECHO, ok, f"{N(c)} is not locked yet" if ok else f"{N(c)} is locked", [c])
 
     def _earlier_lock(self) -> str:
         """Where the mover Echo-Locked before, when the position (or the history) shows it; otherwise
