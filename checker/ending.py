@@ -77,9 +77,6 @@ class GameResult:
         return None if self.reason is None else end_entry(self.reason).rule_url
 
 
-# ------------------------------------------------------------- facts ------
-
-
 NETWORK_STONES = 5
 """A Network is a connected group of at least this many of a player's stones on tier-2 cells."""
 
@@ -120,8 +117,6 @@ def tiebreak_figures(pos: Position, who: str) -> TiebreakFigures:
     on1, on2 = b.stones(who) & b.tier1, b.stones(who) & b.tier2
     return TiebreakFigures((on2 & ~b.locked).bit_count(), on1.bit_count() + 2 * on2.bit_count(), ps.captures, ps.raises)
 
-
-# ------------------------------------------------------------- words ------
 
 _TIEBREAK_WORDS = ("stones on unlocked tier-2 cells", "sum of tiers under their stones", "captures", "raises")
 _TIEBREAK_WINS = ("more " + _TIEBREAK_WORDS[0], "the higher " + _TIEBREAK_WORDS[1], "more captures", "more raises")
@@ -174,11 +169,8 @@ def describe_game_over(pos: Position, reason: EndReason) -> str:
         return f"{who}, who moved last, has a Network: {len(group)} stones {_group_text(group)}"
     if reason == STRANGLE:
         return f"{_no_project_text(pos)} (Strangle)"
-    _, decision, _ = _tiebreak(pos)
-    return (
-        f"all {MAX_HALF_MOVES} half-moves have been played (half-move cap), so {_UNLESS}, the tiebreak "
-        f"decides it: {decision.rstrip('.')}"
-    )
+    played = f"all {MAX_HALF_MOVES} half-moves have been played (half-move cap)"
+    return f"{played}, so {_UNLESS}, the tiebreak decides it: {_tiebreak(pos)[1].rstrip('.')}"
 
 
 def _earlier(index: int, history: Sequence[Position]) -> str:
@@ -187,9 +179,6 @@ def _earlier(index: int, history: Sequence[Position]) -> str:
     if index == len(history):
         return "the position the turn was played from"
     return f"history[{index}] (half-move {history[index].half_moves})"
-
-
-# ------------------------------------------------------------ results ------
 
 
 @lru_cache(maxsize=1024)
@@ -211,8 +200,7 @@ def game_status(pos: Position, history_given: bool = True) -> GameResult:
     """The game's state in ``pos`` itself, before any turn: over (and who won)
     when the position accepts no turn (RULES §8, D-13), otherwise going on."""
     rep = "evaluated" if history_given else "not_evaluated"
-    reason = game_over_reason(pos)
-    if reason is None:
+    if (reason := game_over_reason(pos)) is None:
         return _going_on(pos.to_move, pos.half_moves, rep)
     if reason == TIEBREAK:
         result, decision, figs = _tiebreak(pos)
@@ -223,10 +211,8 @@ def game_status(pos: Position, history_given: bool = True) -> GameResult:
 
 
 class History(list[Position]):
-    """A game's earlier positions, oldest first (a list of positions), with
-    their repetition keys indexed as they are appended: :func:`end_of_game`
-    finds earlier occurrences without going through the list (a replay of
-    a whole game appends every position; :func:`checker.replay.replay_quickly`)."""
+    """A game's earlier positions, oldest first (a list), with their repetition keys indexed as they are appended:
+    :func:`end_of_game` finds earlier occurrences without going through the list (a replay appends every position)."""
 
     def __init__(self, positions: Iterable[Position] = ()) -> None:
         super().__init__()
@@ -258,17 +244,14 @@ def end_of_game(
     (not including ``before``); ``None`` means repetition and threefold
     cannot be evaluated.  ``has_project``: whether the player to move in
     ``after`` has a legal Project, when the caller knows it already."""
-    me = before.to_move
-    enemy = other(me)
+    me, enemy = before.to_move, other(before.to_move)
     evaluated = history is not None
     rep = "evaluated" if evaluated else "not_evaluated"
     note = "" if evaluated else f" {_NO_HISTORY.capitalize()}."
 
-    captures = after.player(me).captures
-    if captures >= 6:
+    if (captures := after.player(me).captures) >= 6:
         return _over(me, TAKEOVER, f"{me} wins by Takeover: {_captured_text(me, captures)} (6 or more).", rep)
-    group = network_group(after.bits, me)
-    if group:
+    if group := network_group(after.bits, me):
         return _over(me, NETWORK, f"{me} wins by Network: {len(group)} of {me}'s stones {_group_text(group)}.", rep)
     if not (has_legal_project(after) if has_project is None else has_project):
         no_project = f"{enemy} begins their turn with no legal Project ({_no_project_text(after)})"

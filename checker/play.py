@@ -79,9 +79,7 @@ class Term:
     cell: str | None = None
 
     def text(self) -> str:
-        where = (
-            self.cell if self.kind == TermKind.STONE else "edge" if self.kind == TermKind.EDGE else f"wall {self.cell}"
-        )
+        where = {TermKind.STONE: self.cell, TermKind.EDGE: "edge"}.get(self.kind, f"wall {self.cell}")
         return f"{self.value} ({where})"
 
 
@@ -107,10 +105,8 @@ class Weighing:
     def message(self) -> str:
         what = "encirclement" if self.check == CaptureKind.ENCIRCLEMENT else "the Echo-Capture check"
         arith = " + ".join(t.text() for t in self.terms)
-        if self.captured:
-            verdict = f"{self.sum} > {self.threshold} (6 × Tier {self.tier}): captured"
-        else:
-            verdict = f"{self.sum} is not more than {self.threshold} (6 × Tier {self.tier}): not captured"
+        verdict = f"> {self.threshold}" if self.captured else f"is not more than {self.threshold}"
+        verdict = f"{self.sum} {verdict} (6 × Tier {self.tier}): {'' if self.captured else 'not '}captured"
         return f"{self.owner}'s stone on {self.cell} (Tier {self.tier}), weighed by {what}: {arith} = {verdict}."
 
 
@@ -135,9 +131,6 @@ class Outcome(NamedTuple):
     events: tuple[Event, ...]
     capture_check: tuple[Weighing, ...]
     game: GameResult
-
-
-# ------------------------------------------------------------ capture ------
 
 
 def weigh_encirclement(bits: Bits, mover: str) -> list[Weighing]:
@@ -179,9 +172,6 @@ def _weigh(bits: Bits, mover: str, check: CaptureKind, stones: int, open_: int, 
     return out
 
 
-# -------------------------------------------------------------- apply ------
-
-
 def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None, *, events: bool = True) -> Outcome:
     """Play a legal ``turn`` from ``pos``: the new position, the events in
     order, every weighing of the capture checks and the end of the game.
@@ -197,18 +187,11 @@ def after(pos: Position, turn: Turn) -> Position:
     return _play(pos, turn, False)[0]
 
 
-def _captured(weighings: list[Weighing]) -> list[Cell]:
-    return [board.parse_cell(w.cell) for w in weighings if w.captured]
-
-
 def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Event, ...], tuple[Weighing, ...]]:
     """The one way a turn is applied, on the board's masks: the position after it,
     the events when asked, the weighings."""
-    me = pos.to_move
-    enemy = other(me)
+    me, enemy, bits, (p, shape, echo) = pos.to_move, other(pos.to_move), pos.bits, turn
     m, e = pos.player(me), pos.player(enemy)
-    bits = pos.bits
-    p, shape, echo = turn
     m_reserve, m_charges, m_lowers, m_captures, m_raises, m_placed, m_lock, _ = m
     moved: list[Cell] = []
 
@@ -238,17 +221,13 @@ def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Even
             m_lock = True
     # The capture checks: the normal one, then the Echo-Capture's, each on the board the one before left.
     weighings = weigh_encirclement(bits, me)
-    encircled = _captured(weighings) if weighings else []
-    if encircled:
-        bits = _without(bits, enemy, encircled)
+    bits, encircled = _taken(bits, enemy, weighings)
     echoed: list[Cell] = []
     target_gone = False
     if echo is not None and echo.kind == CAPTURE:
         target_gone = not bits.stones(enemy) & BIT[echo.cell]
         echo_weighings = weigh_echo_capture(bits, me, echo.cell)
-        echoed = _captured(echo_weighings)
-        if echoed:
-            bits = _without(bits, enemy, echoed)
+        bits, echoed = _taken(bits, enemy, echo_weighings)
         weighings += echo_weighings
     caught = moved + encircled + echoed
 
@@ -262,10 +241,13 @@ def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Even
     return after, tuple(_events(me, turn, m, (moved, encircled, echoed), target_gone, cooldown)), tuple(weighings)
 
 
-def _without(bits: Bits, who: str, captured: list[Cell]) -> Bits:
-    """The board with ``who``'s stones on ``captured`` taken off."""
-    gone = FULL & ~mask_of(captured)
-    return bits._replace(a=bits.a & gone) if who == "A" else bits._replace(b=bits.b & gone)
+def _taken(bits: Bits, who: str, weighings: list[Weighing]) -> tuple[Bits, list[Cell]]:
+    """The board with ``who``'s stones that ``weighings`` captured taken off, and their cells."""
+    captured = [board.parse_cell(w.cell) for w in weighings if w.captured]
+    if captured:
+        gone = FULL & ~mask_of(captured)
+        bits = bits._replace(a=bits.a & gone) if who == "A" else bits._replace(b=bits.b & gone)
+    return bits, captured
 
 
 def _events(
@@ -316,8 +298,6 @@ def _events(
 
 def _captured_text(owner: str, names: Sequence[str]) -> str:
     """The capture of ``owner``'s stones on ``names``, as a sentence."""
-    many = len(names) > 1
-    return (
-        f"{owner}'s stone{'s' if many else ''} on {', '.join(names)} {'are' if many else 'is'} captured and "
-        f"return{'' if many else 's'} to {owner}'s reserve (see the weighing)."
-    )
+    s, are, returns = ("s", "are", "return") if len(names) > 1 else ("", "is", "returns")
+    said = f"{owner}'s stone{s} on {', '.join(names)} {are} captured"
+    return f"{said} and {returns} to {owner}'s reserve (see the weighing)."

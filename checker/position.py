@@ -116,8 +116,7 @@ class Bits(NamedTuple):
         return board.FULL & ~(self.a | self.b)
 
     def tier(self, c: Cell) -> int:
-        bit = 1 << c
-        return 2 if self.tier2 & bit else 1 if self.tier1 & bit else 0
+        return 2 if self.tier2 >> c & 1 else self.tier1 >> c & 1
 
     @classmethod
     def of(cls, tiers: Iterable[int], stones: Iterable[str | None], locked: Iterable[bool]) -> Bits:
@@ -170,8 +169,6 @@ class Position:
         self._key: tuple[object, ...] | None = None
         self._problems: tuple[Problem, ...] | None = None
         self._bits: Bits | None = None
-
-    # -- construction ----------------------------------------------------
 
     @classmethod
     def _made(cls, bits: Bits, to_move: str, half_moves: int, players: tuple[PlayerState, PlayerState]) -> Position:
@@ -228,8 +225,6 @@ class Position:
             {**(self.players if players is None else players), **player_changes},
         )
 
-    # -- access ------------------------------------------------------------
-
     def player(self, who: str) -> PlayerState:
         """The :class:`PlayerState` of ``'A'`` or ``'B'``."""
         return self._players[0] if who == "A" else self._players[1]
@@ -279,8 +274,6 @@ class Position:
         """How many turns ``who`` has had: A moves on even half-moves."""
         return (self.half_moves + 1) // 2 if who == "A" else self.half_moves // 2
 
-    # -- value semantics -------------------------------------------------
-
     def _fields(self) -> tuple[object, ...]:
         return (self.tiers, self.stones, self.locked, self.to_move, self.half_moves, self._players)
 
@@ -302,8 +295,6 @@ class Position:
         # Not HPN: this module is below the notation (checker.notation imports it).
         stones = sum(s is not None for s in self.stones)
         return f"<Position {self.to_move} to move, half-move {self.half_moves}, {stones} stones>"
-
-    # -- consistency (D-3) ---------------------------------------------------
 
     def problems(self) -> list[Problem]:
         """Every broken ``position.*`` condition of D-3, in the order D-3 lists them."""
