@@ -197,12 +197,10 @@ _REQUIRES = {
 
 
 class _Judge:
-    """Judges one turn.  Holds the board as it stands after each step."""
+    """Judges one turn: one check per rule, in turn order, on the board as it stands after each step."""
 
     def __init__(self, pos: Position, turn: Turn, history: Sequence[Position] | None = None):
-        self.pos = pos
-        self.turn = turn
-        self.history = history
+        self.pos, self.turn, self.history = pos, turn, history
         self.me = pos.to_move
         self.enemy = other(self.me)
         self.m = pos.mover
@@ -210,25 +208,24 @@ class _Judge:
         self.tiers = list(pos.tiers)
         self.locked = pos.locked
         self.bits: Bits = pos.bits  # the same board as masks, what checker.rules decides on; kept up to date
-        self.project_step = STEP_PLACE if self.m.reserve > 0 else STEP_MOVE  # D-15
+        self.step = STEP_GAME  # the step being judged
         self.shaped: Shape | None = None  # this turn's Shape, once it has changed a tier
         self.checks: list[Check] = []
 
-    def add(self, rule: str, step: str, ok: object, shows: str, cells: Iterable[Cell] = (), requires: str = "") -> None:
-        """Record a check (``ok``: passed when true, not applicable when ``None``): ``shows`` what the
-        board shows, ``requires`` what the rule requires."""
+    def add(self, rule: str, ok: object, shows: str, cells: Iterable[Cell] = (), requires: str = "") -> None:
+        """Record a check, passed when ``ok`` is true, not applicable when it is ``None``: ``shows``
+        what the board shows, ``requires`` what the rule requires."""
         status = NOT_APPLICABLE if ok is None else PASSED if ok else FAILED
-        self.checks.append(
-            Check(rule, step, status, tuple([NAMES[c] for c in cells]), compose(requires, shows), requires, shows)
-        )
+        names = tuple([NAMES[c] for c in cells])
+        self.checks.append(Check(rule, self.step, status, names, compose(requires, shows), requires, shows))
 
-    def rule(self, rule: str, step: str, ok: object, shows: str, cells: Iterable[Cell] = ()) -> None:
+    def rule(self, rule: str, ok: object, shows: str, cells: Iterable[Cell] = ()) -> None:
         """Record a check as :meth:`add` does; a failed one requires what :data:`_REQUIRES` says."""
         if ok is None or ok:
             status = NOT_APPLICABLE if ok is None else PASSED
-            self.checks.append(Check(rule, step, status, tuple([NAMES[c] for c in cells]), f"{shows}.", "", shows))
+            self.checks.append(Check(rule, self.step, status, tuple([NAMES[c] for c in cells]), f"{shows}.", "", shows))
         else:
-            self.add(rule, step, False, shows, cells, _REQUIRES[rule].format(me=self.me))
+            self.add(rule, False, shows, cells, _REQUIRES[rule].format(me=self.me))
 
     # ------------------------------------------- facts after earlier steps --
 
@@ -247,7 +244,7 @@ class _Judge:
         s = self.shaped
         return f"after the Shape {shape_to_htn(s)}, {fact}" if s is not None and s.cell == c else fact
 
-    def _cooldown_text(self) -> str:
+    def _cooldown(self) -> str:
         return f"{self.me}'s capture cooldown ({_list(self.m.cooldown)})"
 
     # ------------------------------------------------------------ game --
@@ -262,83 +259,69 @@ class _Judge:
             shows = f"the turn before this one ended the game by {how} ({won})"
         else:
             played = f"{self.pos.half_moves} of {MAX_HALF_MOVES} half-moves played"
-            self.rule("game.over", STEP_GAME, True, f"The game is not over: {self.me} is to move, {played}")
-            return
-        self.rule("game.over", STEP_GAME, False, f"{shows}. No turn can be played")
+            return self.rule("game.over", True, f"The game is not over: {self.me} is to move, {played}")
+        self.rule("game.over", False, f"{shows}. No turn can be played")
 
     # --------------------------------------------------------- project --
 
     def project(self) -> None:
         p = self.turn.project
         skip = skip_applies(self.pos)
-        if isinstance(p, Skip):
-            self.project_skip_declared(skip)
-            return
+        self.step = STEP_PLACE if self.m.reserve > 0 else STEP_MOVE  # D-15
         if isinstance(p, Place):
             self.place(p.cell)
-        else:
+        elif isinstance(p, Move):
             self.move(p.src, p.dst, skip)
-        self.project_skip_not_declared(skip)
+        self.project_skip(skip, isinstance(p, Skip))
 
-    def project_skip_declared(self, skip: bool) -> None:
-        me, m = self.me, self.m
-        if skip:
-            why = (
-                f"{self._cooldown_text()} leaves no cell {me} may Place on, so the Project and the Shape "
-                f"are skipped and the cooldown clears"
-            )
-        elif m.reserve < 1:
-            why = f"{me}'s reserve is empty, so the Project is a Move; only a capture cooldown can skip it"
-        elif not m.cooldown:
-            why = f"{me} has no capture cooldown, so {me} must Place"
-        elif free := place_cells(self.pos):
-            why = (
-                f"{self._cooldown_text()} still leaves {plural(len(free), 'cell')} {me} may Place on "
-                f"(for example {N(free[0])}), so {me} must Place"
-            )
-        else:
-            why = (
-                f"no cell is free for a Place even ignoring the cooldown, so there is no skip "
-                f"and {me} has no legal Project"
-            )
-        self.rule("project.skip", self.project_step, skip, why, sorted(m.cooldown))
-
-    def project_skip_not_declared(self, skip: bool) -> None:
-        me, m, step = self.me, self.m, self.project_step
-        if skip:  # the requirement leads the sentence here: "The Project must be skipped: <why>"
-            why = (
-                f"The Project must be skipped: {self._cooldown_text()} leaves no cell {me} may Place on, "
-                f"so the Project and the Shape are skipped this turn (declare skip)"
-            )
-            self.add("project.skip", step, False, why, sorted(m.cooldown))
-        elif not m.cooldown:
-            self.rule("project.skip", step, None, f"{me} has no capture cooldown, so the Project is not skipped")
-        else:
+    def project_skip(self, skip: bool, declared: bool) -> None:
+        me, m, cd = self.me, self.m, sorted(self.m.cooldown)
+        if skip and declared:
+            why = "so the Project and the Shape are skipped and the cooldown clears"
+            self.rule("project.skip", True, f"{self._cooldown()} leaves no cell {me} may Place on, {why}", cd)
+        elif skip:  # the requirement leads the sentence here: "The Project must be skipped: <why>"
+            why = f"{self._cooldown()} leaves no cell {me} may Place on, so the Project and the Shape are skipped"
+            self.add("project.skip", False, f"The Project must be skipped: {why} this turn (declare skip)", cd)
+        elif not declared and not m.cooldown:
+            self.rule("project.skip", None, f"{me} has no capture cooldown, so the Project is not skipped")
+        elif not declared:
             n = plural(len(place_cells(self.pos)), "cell")
-            why = f"{self._cooldown_text()} leaves {n} {me} may Place on, so the Project is not skipped"
-            self.rule("project.skip", step, True, why, sorted(m.cooldown))
+            why = f"{self._cooldown()} leaves {n} {me} may Place on, so the Project is not skipped"
+            self.rule("project.skip", True, why, cd)
+        elif m.reserve < 1:
+            why = "so the Project is a Move; only a capture cooldown can skip it"
+            self.rule("project.skip", False, f"{me}'s reserve is empty, {why}", cd)
+        elif not m.cooldown:
+            self.rule("project.skip", False, f"{me} has no capture cooldown, so {me} must Place", cd)
+        elif free := place_cells(self.pos):
+            n, example = plural(len(free), "cell"), N(free[0])
+            why = f"{self._cooldown()} still leaves {n} {me} may Place on (for example {example}), so {me} must Place"
+            self.rule("project.skip", False, why, cd)
+        else:
+            why = "no cell is free for a Place even ignoring the cooldown, so there is no skip"
+            self.rule("project.skip", False, f"{why} and {me} has no legal Project", cd)
 
     def place(self, c: Cell) -> None:
-        me, m, step, stones, bits = self.me, self.m, self.project_step, self.stones, self.bits
+        me, m, stones, bits = self.me, self.m, self.stones, self.bits
         if rules.place_reserve(m):
-            self.rule("place.reserve", step, True, f"{me} has {plural(m.reserve, 'stone')} in reserve")
+            self.rule("place.reserve", True, f"{me} has {plural(m.reserve, 'stone')} in reserve")
         else:
-            self.rule("place.reserve", step, False, f"{me}'s reserve is empty, so the Project must be a Move")
+            self.rule("place.reserve", False, f"{me}'s reserve is empty, so the Project must be a Move")
         ok = BIT[c] & rules.place_empty(bits)
-        self.rule("place.empty", step, ok, f"{N(c)} is empty" if ok else _holds(stones, c, me), [c])
+        self.rule("place.empty", ok, f"{N(c)} is empty" if ok else _holds(stones, c, me), [c])
         ok = BIT[c] & rules.place_unlocked(bits)
-        self.rule("place.unlocked", step, ok, f"{N(c)} is not locked" if ok else f"{N(c)} is locked", [c])
+        self.rule("place.unlocked", ok, f"{N(c)} is not locked" if ok else f"{N(c)} is locked", [c])
         if m.placed:
             why = f"{me} has made their first Place already; the opening restriction applies only to the first Place"
-            self.rule("place.opening-restriction", step, None, why)
+            self.rule("place.opening-restriction", None, why)
         elif BIT[c] & rules.place_opening_restriction(m):  # a passed check that says what the rule requires
-            opening, far = _REQUIRES["place.opening-restriction"].format(me=me), plural(STEPS[c][CENTRE], "step")
-            self.add("place.opening-restriction", step, True, f"{N(c)} is {far} from d4", [c], opening)
+            far = f"{N(c)} is {plural(STEPS[c][CENTRE], 'step')} from d4"
+            self.add("place.opening-restriction", True, far, [c], _REQUIRES["place.opening-restriction"].format(me=me))
         else:
-            self.rule("place.opening-restriction", step, False, "d4 is the centre", [c])
+            self.rule("place.opening-restriction", False, "d4 is the centre", [c])
         if not m.cooldown:
-            self.rule("place.cooldown", step, None, f"{me} has no capture cooldown")
-        else:
+            self.rule("place.cooldown", None, f"{me} has no capture cooldown")
+        else:  # passed or failed, the check says what the rule requires
             cd, d = sorted(m.cooldown), STEPS[c]
             ok = BIT[c] & rules.place_cooldown(m)
             if ok:
@@ -346,45 +329,42 @@ class _Judge:
             else:
                 cd = [k for k in cd if d[k] < 2]
                 facts = ", ".join(f"{plural(d[k], 'step')} from {N(k)}" if d[k] else f"on {N(k)} itself" for k in cd)
-            rule = (
-                f"{self._cooldown_text()}: {me}'s next Place must be at least 2 steps from every cell "
-                f"where {me}'s stones were captured"
-            )
-            self.add("place.cooldown", step, ok, f"{N(c)} is {facts}", [c, *cd], requires=rule)
+            rule = f"{me}'s next Place must be at least 2 steps from every cell where {me}'s stones were captured"
+            self.add("place.cooldown", ok, f"{N(c)} is {facts}", [c, *cd], f"{self._cooldown()}: {rule}")
         if stones[c] is None:  # D-14: a Place puts the stone only on an empty cell
             stones[c] = me
             self.bits = rules.placed(bits, me, c)
 
     def move(self, a: Cell, b: Cell, skip: bool) -> None:
-        me, m, step, stones, tiers, bits = self.me, self.m, self.project_step, self.stones, self.tiers, self.bits
+        me, m, stones, tiers, bits = self.me, self.m, self.stones, self.tiers, self.bits
         if rules.move_reserve_empty(m):
-            self.rule("move.reserve-empty", step, True, f"{me}'s reserve is empty, so the Project may be a Move")
+            self.rule("move.reserve-empty", True, f"{me}'s reserve is empty, so the Project may be a Move")
         else:
             extra = " (and here the capture cooldown skips the Project)" if skip else ""
             why = f"{me} still has {plural(m.reserve, 'stone')} in reserve, so the Project must be a Place{extra}"
-            self.rule("move.reserve-empty", step, False, why)
+            self.rule("move.reserve-empty", False, why)
         own = BIT[a] & rules.move_own_stone(bits, me)
-        self.rule("move.own-stone", step, own, f"{N(a)} holds {me}'s stone" if own else _holds(stones, a, me, ""), [a])
+        self.rule("move.own-stone", own, f"{N(a)} holds {me}'s stone" if own else _holds(stones, a, me, ""), [a])
         if BIT[b] & rules.move_adjacent(a):
-            self.rule("move.adjacent", step, True, f"{N(b)} is a neighbour of {N(a)}", [a, b])
+            self.rule("move.adjacent", True, f"{N(b)} is a neighbour of {N(a)}", [a, b])
         else:
             d = STEPS[a][b]
             fact = f"{N(b)} is {N(a)} itself" if d == 0 else f"{N(b)} is {d} steps from {N(a)}"
-            self.rule("move.adjacent", step, False, fact, [a, b])
+            self.rule("move.adjacent", False, fact, [a, b])
         sb = stones[b]
         lock_note = f" ({N(b)} is locked; a Move onto a locked cell is legal)" if self.locked[b] else ""
         reachable = BIT[b] & rules.move_destination(bits, me, a)
         if reachable and sb is None:
-            self.rule("move.destination", step, True, f"{N(b)} is empty{lock_note}", [b])
+            self.rule("move.destination", True, f"{N(b)} is empty{lock_note}", [b])
         elif not reachable and sb == me:
             never = f"A Move can never enter a cell holding {me}'s own stone"
-            self.add("move.destination", step, False, f"{N(b)} holds {me}'s own stone", [b], never)
+            self.add("move.destination", False, f"{N(b)} holds {me}'s own stone", [b], never)
         elif reachable:
             why = f"{N(b)} holds {sb}'s stone on Tier {tiers[b]}, strictly lower than {N(a)}'s Tier {tiers[a]}"
-            self.rule("move.destination", step, True, f"{why}: a Move capture{lock_note}", [a, b])
+            self.rule("move.destination", True, f"{why}: a Move capture{lock_note}", [a, b])
         else:
             why = f"{N(b)} holds {sb}'s stone on Tier {tiers[b]} and {N(a)} is Tier {tiers[a]}"
-            self.rule("move.destination", step, False, why, [a, b])
+            self.rule("move.destination", False, why, [a, b])
         if own and sb != me:  # D-14: the Move happens, removing any enemy stone there
             stones[a] = None
             stones[b] = me
@@ -393,18 +373,17 @@ class _Judge:
     # ----------------------------------------------------------- shape --
 
     def shape(self) -> None:
-        turn = self.turn
-        landing = turn.landing
+        s, landing = self.turn.shape, self.turn.landing
+        self.step = STEP_SHAPE
         if landing is None:  # a skip: no landing cell
-            s = turn.shape
             if s is None:
-                self.rule("shape.skipped", STEP_SHAPE, True, "The Project is skipped, so the Shape is skipped too")
+                self.rule("shape.skipped", True, "The Project is skipped, so the Shape is skipped too")
             else:
-                self.rule("shape.skipped", STEP_SHAPE, False, f"{shape_to_htn(s)} was given", [s.cell])
-        elif turn.shape is None:
+                self.rule("shape.skipped", False, f"{shape_to_htn(s)} was given", [s.cell])
+        elif s is None:
             self.shape_left_out(landing)
         else:
-            self.shape_given(turn.shape, landing)
+            self.shape_given(s, landing)
 
     def shape_left_out(self, landing: Cell) -> None:
         me, m, tiers, stones, bits = self.me, self.m, self.tiers, self.stones, self.bits
@@ -414,8 +393,7 @@ class _Judge:
         mandating = shapes_of(raises & mandate, lowers & mandate)
         if not mandating:
             why = f"No legal Shape targets a cell that is not occupied by {me}'s own stone, so the Shape may be"
-            self.rule("shape.mandate", STEP_SHAPE, True, f"{why} left out: {self._shape_blockers(landing)}", [landing])
-            return
+            return self.rule("shape.mandate", True, f"{why} left out: {self._shape_blockers(landing)}", [landing])
         first = min(mandating, key=lambda sh: (STEPS[landing][sh.cell], sh.cell))
         c = first.cell
         d = STEPS[landing][c]
@@ -423,7 +401,7 @@ class _Judge:
         occupant = "empty" if stones[c] is None else f"holding {stones[c]}'s stone"
         more = f"; {len(mandating)} such Shapes in all" if len(mandating) > 1 else ""
         why = f"{shape_to_htn(first)} is legal ({N(c)}: {where}, Tier {tiers[c]}, unlocked, {occupant}){more}"
-        self.rule("shape.mandate", STEP_SHAPE, False, why, [c])
+        self.rule("shape.mandate", False, why, [c])
 
     def _shape_blockers(self, landing: Cell) -> str:
         """Why no cell within 2 steps of the landing cell takes a Shape that counts for the mandate: the
@@ -445,57 +423,53 @@ class _Judge:
         return f"of the {plural(len(near), 'cell')} within 2 steps of {N(landing)}, {'; '.join(parts)}"
 
     def shape_given(self, s: Shape, landing: Cell) -> None:
-        me, m, tiers, locked, bits = self.me, self.m, self.tiers, self.locked, self.bits
-        c, kind = s.cell, s.kind
+        me, m, tiers, bits = self.me, self.m, self.tiers, self.bits
+        c, kind, t = s.cell, s.kind, tiers[s.cell]
         d = STEPS[landing][c]
         if BIT[c] & rules.shape_range(landing):
             at = "is the landing cell" if d == 0 else f"is {plural(d, 'step')} from the landing cell {N(landing)}"
-            self.rule("shape.range", STEP_SHAPE, True, f"{N(c)} {at} (at most 2)", [c, landing])
+            self.rule("shape.range", True, f"{N(c)} {at} (at most 2)", [c, landing])
         else:
             within = f"A Shape must be within 2 steps of the landing cell {N(landing)}"
-            self.add("shape.range", STEP_SHAPE, False, f"{N(c)} is {d} steps from it", [c, landing], within)
+            self.add("shape.range", False, f"{N(c)} is {d} steps from it", [c, landing], within)
         ok = BIT[c] & rules.shape_unlocked(bits)
-        self.rule("shape.unlocked", STEP_SHAPE, ok, f"{N(c)} is not locked" if ok else f"{N(c)} is locked", [c])
-        t = tiers[c]
+        self.rule("shape.unlocked", ok, f"{N(c)} is not locked" if ok else f"{N(c)} is locked", [c])
         to = t + 1 if kind == RAISE else t - 1
         tier_ok = BIT[c] & rules.shape_tier_limit(kind, bits.tier1, bits.tier2)
         if tier_ok:
-            self.rule("shape.tier-limit", STEP_SHAPE, True, f"{N(c)} is Tier {t}; the {kind} makes it Tier {to}", [c])
+            self.rule("shape.tier-limit", True, f"{N(c)} is Tier {t}; the {kind} makes it Tier {to}", [c])
         elif kind == RAISE:
-            need = "A raise needs Tier 0 or 1"
-            self.add("shape.tier-limit", STEP_SHAPE, False, f"{N(c)} is already Tier {t}", [c], need)
+            self.add("shape.tier-limit", False, f"{N(c)} is already Tier {t}", [c], "A raise needs Tier 0 or 1")
         else:
-            self.add("shape.tier-limit", STEP_SHAPE, False, f"{N(c)} is Tier 0", [c], "A lower needs Tier 1 or 2")
+            self.add("shape.tier-limit", False, f"{N(c)} is Tier 0", [c], "A lower needs Tier 1 or 2")
         left = m.lowers_left
         if kind == RAISE:
             why = f"A raise does not use the lowering budget ({me} has {left} of 6 lowers left)"
-            self.rule("shape.lowering-budget", STEP_SHAPE, None, why)
+            self.rule("shape.lowering-budget", None, why)
         elif rules.shape_lowering_budget(LOWER, m):
             why = f"{me} has {left} of 6 lowers left; this lower uses one, leaving {left - 1}"
-            self.rule("shape.lowering-budget", STEP_SHAPE, True, why)
+            self.rule("shape.lowering-budget", True, why)
         else:
-            why = f"{me} has used the whole lowering budget (0 of 6 lowers left)"
-            self.rule("shape.lowering-budget", STEP_SHAPE, False, why)
-        if not locked[c] and tier_ok:  # D-14: the Shape changes the tier when it can
+            self.rule("shape.lowering-budget", False, f"{me} has used the whole lowering budget (0 of 6 lowers left)")
+        if not self.locked[c] and tier_ok:  # D-14: the Shape changes the tier when it can
             tiers[c] = to
             self.shaped = s
             t1, t2 = rules.shaped_by(bits.tier1, bits.tier2, s)
             self.bits = bits._replace(tier1=t1, tier2=t2)
 
     # ------------------------------------------------------------ echo --
-    # One check per rule, each decided by checker.rules, which the generator and the count use too.
 
     def echo(self) -> None:
         e, me, m = self.turn.echo, self.me, self.m
+        self.step = STEP_ECHO
         if e is None:
-            why = f"No Echo was declared; the Echo is optional ({me} has {plural(m.charges, 'charge')} left)"
-            self.rule("echo.charge", STEP_ECHO, None, why)
-            return
+            why = f"the Echo is optional ({me} has {plural(m.charges, 'charge')} left)"
+            return self.rule("echo.charge", None, f"No Echo was declared; {why}")
         if rules.echo_charge(m):
             why = f"{me} has {plural(m.charges, 'charge')}; the Echo spends one, leaving {m.charges - 1}"
-            self.rule("echo.charge", STEP_ECHO, True, why)
+            self.rule("echo.charge", True, why)
         else:
-            self.rule("echo.charge", STEP_ECHO, False, f"{me} has none left, and charges never come back")
+            self.rule("echo.charge", False, f"{me} has none left, and charges never come back")
         if e.kind == CAPTURE:
             self.echo_capture(e.cell)
         else:
@@ -505,38 +479,34 @@ class _Judge:
         me, stones, bits, cell = self.me, self.stones, self.bits, BIT[c]
         ok = cell & rules.echo_capture_enemy(bits, me)
         fact = f"{N(c)} holds {self.enemy}'s stone" if ok else _holds(stones, c, me)
-        self.rule("echo-capture.enemy", STEP_ECHO, ok, self._after_project(c, fact), [c])
+        self.rule("echo-capture.enemy", ok, self._after_project(c, fact), [c])
         if rules.echo_capture_sealed(bits, cell):
-            self.rule("echo-capture.sealed", STEP_ECHO, True, f"{N(c)} has no empty neighbouring cell", [c])
+            self.rule("echo-capture.sealed", True, f"{N(c)} has no empty neighbouring cell", [c])
         else:
             empty = [n for n in NEIGHBOURS[c] if stones[n] is None]
             some = "an empty neighbour" if len(empty) == 1 else "empty neighbours"
-            self.rule("echo-capture.sealed", STEP_ECHO, False, f"{N(c)} has {some}: {_list(empty)}", [c, *empty])
-        ok = cell & rules.echo_capture_tier(bits.tier1, bits.tier2)
-        self.rule("echo-capture.tier", STEP_ECHO, ok, self._tier(c), [c])
+            self.rule("echo-capture.sealed", False, f"{N(c)} has {some}: {_list(empty)}", [c, *empty])
+        self.rule("echo-capture.tier", cell & rules.echo_capture_tier(bits.tier1, bits.tier2), self._tier(c), [c])
         if rules.echo_capture_contact(bits, me, cell):
             mine = [n for n in NEIGHBOURS[c] if stones[n] == me]
-            stone_is = "stones" if len(mine) > 1 else "stone"
-            is_are = "are" if len(mine) > 1 else "is"
-            why = f"{me}'s {stone_is} on {_list(mine)} {is_are} adjacent to {N(c)}"
-            self.rule("echo-capture.contact", STEP_ECHO, True, why, [c, *mine])
+            many = len(mine) > 1
+            why = f"{me}'s stone{'s' if many else ''} on {_list(mine)} {'are' if many else 'is'} adjacent to {N(c)}"
+            self.rule("echo-capture.contact", True, why, [c, *mine])
         else:
-            self.rule("echo-capture.contact", STEP_ECHO, False, f"none of {N(c)}'s neighbours holds one", [c])
+            self.rule("echo-capture.contact", False, f"none of {N(c)}'s neighbours holds one", [c])
 
     def echo_lock(self, c: Cell) -> None:
         me, bits, cell = self.me, self.bits, BIT[c]
         if rules.echo_lock_once(self.m):
-            self.rule("echo-lock.once", STEP_ECHO, True, f"{me} has not Echo-Locked before in this game")
+            self.rule("echo-lock.once", True, f"{me} has not Echo-Locked before in this game")
         else:
-            why = f"{me} has already used the Echo-Lock, {self._earlier_lock()}"
-            self.rule("echo-lock.once", STEP_ECHO, False, why)
+            self.rule("echo-lock.once", False, f"{me} has already used the Echo-Lock, {self._earlier_lock()}")
         ok = cell & rules.echo_lock_own_stone(bits, me)
         fact = f"{N(c)} holds {me}'s stone" if ok else _holds(self.stones, c, me)
-        self.rule("echo-lock.own-stone", STEP_ECHO, ok, self._after_project(c, fact), [c])
-        ok = cell & rules.echo_lock_tier(bits.tier2)
-        self.rule("echo-lock.tier", STEP_ECHO, ok, self._tier(c), [c])
+        self.rule("echo-lock.own-stone", ok, self._after_project(c, fact), [c])
+        self.rule("echo-lock.tier", cell & rules.echo_lock_tier(bits.tier2), self._tier(c), [c])
         ok = cell & rules.echo_lock_unlocked(bits)
-        self.rule("echo-lock.unlocked", STEP_ECHO, ok, f"{N(c)} is not locked yet" if ok else f"{N(c)} is locked", [c])
+        self.rule("echo-lock.unlocked", ok, f"{N(c)} is not locked yet" if ok else f"{N(c)} is locked", [c])
 
     def _earlier_lock(self) -> str:
         """Where the mover Echo-Locked before, when the position (or the history) shows it; otherwise
@@ -548,9 +518,8 @@ class _Judge:
         found = _lock_in_history(self.history, pos, me)
         if found is not None:
             return f"on {N(found)} (the history shows {N(found)} locked on {me}'s turn)"
-        why = "the position does not record who locked which" + (
-            "" if self.history is None else ", and the history does not show it"
-        )
+        why = "the position does not record who locked which"
+        why += "" if self.history is None else ", and the history does not show it"
         return f"on {_list(cells, 'or')} ({why})" if cells else f"but no cell is locked ({why})"
 
 
