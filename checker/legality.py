@@ -30,16 +30,7 @@ from typing import NamedTuple
 
 from checker import board, rules
 from checker.board import BIT, CENTRE, NEIGHBOURS, STEPS, Cell
-from checker.catalogue import (
-    RULE_IDS,
-    RULES,
-    STEP_ECHO,
-    STEP_GAME,
-    STEP_MOVE,
-    STEP_PLACE,
-    STEP_POSITION,
-    STEP_SHAPE,
-)
+from checker.catalogue import RULE_IDS, RULES, STEP_ECHO, STEP_GAME, STEP_MOVE, STEP_PLACE, STEP_POSITION, STEP_SHAPE
 from checker.ending import GameResult, describe_game_over, game_over_reason, game_status
 from checker.generate import legal_turns, shapes_of
 from checker.notation import project_to_htn, shape_to_htn, turn_to_htn
@@ -165,9 +156,9 @@ def _list(cells: Iterable[Cell], last: str = "and") -> str:
     return and_list(board.names(cells), last)
 
 
-# What each rule requires, said when its check fails (``{me}``: the mover).  A rule whose requirement
-# depends on more (project.skip undeclared, place.cooldown, move.destination, shape.range,
-# shape.tier-limit) states it where its check is made.
+# What each rule requires, said when its check fails ({me}: the mover).  A requirement worded otherwise
+# (the undeclared skip's, place.cooldown's, a Move onto the mover's own stone, shape.range's and
+# shape.tier-limit's) is stated where its check is made.
 _REQUIRES = {
     "game.over": "The game is already over",
     "project.skip": "The Project may be skipped only when the capture cooldown leaves no legal Place",
@@ -180,8 +171,7 @@ _REQUIRES = {
     "move.adjacent": "A Move goes to one of the six neighbouring cells",
     "move.destination": "A Move onto an enemy stone needs its tier strictly lower than the from-cell's",
     "shape.skipped": "When the Project is skipped the Shape is skipped too",
-    "shape.mandate": "The Shape may be left out only when no legal Shape targets a cell not occupied by {me}'s own "
-    "stone",
+    "shape.mandate": "The Shape may be left out only when no legal Shape targets a cell not occupied by {me}'s own stone",
     "shape.unlocked": "A locked cell can never be Shaped",
     "shape.lowering-budget": "A lower needs at least 1 lower left",
     "echo.charge": "An Echo needs a charge",
@@ -201,12 +191,8 @@ class _Judge:
 
     def __init__(self, pos: Position, turn: Turn, history: Sequence[Position] | None = None):
         self.pos, self.turn, self.history = pos, turn, history
-        self.me = pos.to_move
-        self.enemy = other(self.me)
-        self.m = pos.mover
-        self.stones = list(pos.stones)
-        self.tiers = list(pos.tiers)
-        self.locked = pos.locked
+        self.me, self.enemy, self.m = pos.to_move, other(pos.to_move), pos.mover
+        self.stones, self.tiers, self.locked = list(pos.stones), list(pos.tiers), pos.locked
         self.bits: Bits = pos.bits  # the same board as masks, what checker.rules decides on; kept up to date
         self.step = STEP_GAME  # the step being judged
         self.shaped: Shape | None = None  # this turn's Shape, once it has changed a tier
@@ -578,25 +564,14 @@ def _echo_capture_story(target: str, captures: dict[CaptureKind | None, list[str
     """Which capture took which stones on a turn with an Echo-Capture of ``target``, and, when the
     Echo-Capture took nothing, why (D-8): the normal check took the target first, or no stone of its
     group met the test."""
-    taken = [
-        f"{_BY[kind]} captures {and_list(captures[kind])}"
-        for kind in (CaptureKind.MOVE, CaptureKind.ENCIRCLEMENT)
-        if captures.get(kind)
-    ]
+    taken = [f"{by} captures {and_list(captures[kind])}" for kind, by in _BY.items() if captures.get(kind)]
     if captures.get(CaptureKind.ECHO):
-        return "; ".join([*taken, f"the Echo-Capture captures {and_list(captures[CaptureKind.ECHO])}"])
+        return "; ".join(taken)
     if target in (captures.get(CaptureKind.ENCIRCLEMENT) or ()):
-        return (
-            f"{'; '.join(taken)} before the Echo-Capture check, so the Echo-Capture finds nothing and its "
-            "charge is spent (D-8)"
-        )
-    return "; ".join(
-        [
-            *taken,
-            f"the Echo-Capture finds nothing (no stone of {target}'s group meets the test, "
-            "see the weighing) and its charge is spent (D-8)",
-        ]
-    )
+        nothing = "so the Echo-Capture finds nothing and its charge is spent (D-8)"
+        return f"{'; '.join(taken)} before the Echo-Capture check, {nothing}"
+    nothing = f"the Echo-Capture finds nothing (no stone of {target}'s group meets the test, see the weighing)"
+    return "; ".join([*taken, f"{nothing} and its charge is spent (D-8)"])
 
 
 def _explain_illegal(failed: list[Check]) -> str:
@@ -680,11 +655,5 @@ def validate(position: Position) -> Validation:
     checks = tuple(consistency_checks(position))
     if not position.is_consistent():
         return Validation(position, False, checks, None, None, None)
-    return Validation(
-        position,
-        True,
-        checks,
-        game_status(position, history_given=False),
-        skip_applies(position),
-        len(legal_turns(position)),
-    )
+    game, skip = game_status(position, history_given=False), skip_applies(position)
+    return Validation(position, True, checks, game, skip, len(legal_turns(position)))
