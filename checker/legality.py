@@ -156,9 +156,9 @@ def _list(cells: Iterable[Cell], last: str = "and") -> str:
     return and_list(board.names(cells), last)
 
 
-# What each rule requires, said when its check fails ({me}: the mover).  A requirement worded otherwise
-# (the undeclared skip's, place.cooldown's, a Move onto the mover's own stone, shape.range's and
-# shape.tier-limit's) is stated where its check is made.
+# What each rule requires, said when its check fails ({me}: the mover), and by the opening restriction's
+# passed check too.  A requirement worded otherwise (the undeclared skip's, place.cooldown's, a Move onto
+# the mover's own stone, shape.range's and shape.tier-limit's) is stated where its check is made.
 _REQUIRES = {
     "game.over": "The game is already over",
     "project.skip": "The Project may be skipped only when the capture cooldown leaves no legal Place",
