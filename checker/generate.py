@@ -25,6 +25,7 @@ agree with each other and with the judge.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from checker import rules
@@ -167,47 +168,56 @@ def _echo_targets(tiers: _Tiers, shape: Shape, capture: int, lock: int) -> tuple
 
 
 class Group(NamedTuple):
-    """Legal turns that share a Project and a Shape, in the documented order: the turn with no Echo,
-    then an Echo-Capture of each cell of the mask ``captures``, then an Echo-Lock of each cell of
-    ``locks``, each in board order (both 0 when no Echo is legal after them)."""
+    """Legal turns that share a Project and the Echoes after their Shapes, in the documented order: for
+    each of ``shapes`` (``None``: the Shape left out), the turn with no Echo, then an Echo-Capture of
+    each cell of the mask ``captures``, then an Echo-Lock of each cell of ``locks``, each in board order
+    (both 0 when no Echo is legal)."""
 
     project: Project
-    shape: Shape | None
+    shapes: Sequence[Shape | None]
     captures: int
     locks: int
 
 
 def turn_groups(pos: Position, project: Project | None = None, shape: Shape | None = None) -> list[Group]:
     """The legal turns of ``pos`` as :class:`Group` s, in the documented order; with ``project`` (and
-    ``shape``) only those that begin with them.  :func:`legal_turns` lists their turns; the legal-turns
-    answer is written from them (schemas/writers.py) without making a turn each."""
+    ``shape``) only those that begin with them: a group per Project, or per run of its Shapes with the
+    same Echoes where a Shape changes an Echo target's tier.  :func:`legal_turns` lists their turns;
+    the legal-turns answer is written from them (schemas/writers.py) without making a turn each."""
     tiers = _tiers(pos.bits)
     out: list[Group] = []
     for p, raises, lowers, optional, capture, lock in _branches(pos, project):
-        shapes: list[Shape | None] = [None, *shapes_of(raises, lowers)] if optional else list(shapes_of(raises, lowers))
+        shapes: Sequence[Shape | None] = [None, *shapes_of(raises, lowers)] if optional else shapes_of(raises, lowers)
         if shape is not None:
             shapes = [s for s in shapes if s == shape]
-        if not (capture or lock):
-            out += [_new(Group, (p, s, 0, 0)) for s in shapes]
-            continue
         targets = capture | lock
         unshaped = capture & tiers.capture, lock & tiers.lock
+        if not (raises | lowers) & targets:
+            out.append(_new(Group, (p, shapes, *unshaped)))
+            continue
+        # a Shape changes its own cell's tier alone: off the targets, the Echoes are the unshaped ones;
+        # a run of Shapes with the same Echoes is one group
+        last, run = None, []  # type: tuple[int, int] | None, list[Shape | None]
         for s in shapes:
-            # a Shape changes its own cell's tier alone: off the targets, the Echoes are the unshaped ones
-            caps, locks = _echo_targets(tiers, s, capture, lock) if s and BIT[s.cell] & targets else unshaped
-            out.append(_new(Group, (p, s, caps, locks)))
+            echoes = _echo_targets(tiers, s, capture, lock) if s and BIT[s.cell] & targets else unshaped
+            if echoes != last:
+                last, run = echoes, [s]
+                out.append(_new(Group, (p, run, *echoes)))
+            else:
+                run.append(s)
     return out
 
 
 def turns_of(groups: list[Group]) -> list[Turn]:
     """The turns of ``groups``, in order."""
     out: list[Turn] = []
-    for p, s, caps, locks in groups:
-        out.append(_new(Turn, (p, s, None)))
-        if caps:
-            out += [_new(Turn, (p, s, CAPTURES[c])) for c in cells(caps)]
-        if locks:
-            out += [_new(Turn, (p, s, LOCKS[c])) for c in cells(locks)]
+    for p, shapes, caps, locks in groups:
+        if not (caps or locks):
+            out += [_new(Turn, (p, s, None)) for s in shapes]
+            continue
+        echoes = [None, *[CAPTURES[c] for c in cells(caps)], *[LOCKS[c] for c in cells(locks)]]
+        for s in shapes:
+            out += [_new(Turn, (p, s, e)) for e in echoes]
     return out
 
 

@@ -7,9 +7,9 @@ answer (the document's, and the reference dump); :func:`legal_turns_json`
 writes the same JSON text from parts made once: every Shape's and every
 Echo's HTN token and JSON object once per process, each Project's once per
 answer.  The turns come as the generator's groups
-(:func:`checker.generate.turn_groups`: a Project, a Shape and the masks of
-the Echo targets after them), so a Project and a Shape are written once per
-group, and a turn costs four byte strings.
+(:func:`checker.generate.turn_groups`: a Project, its Shapes and the masks of
+the Echo targets after them), so a Project is written once per group and a
+Shape once, and a turn costs a join.
 ``tests/schemas/test_writers.py`` checks the text is what the schema dumps,
 over random positions.
 """
@@ -75,35 +75,27 @@ def legal_turns_json(answer) -> bytes:
     last_project = object()
     objects = form is TurnForm.OBJECTS
     by_id = _BY_ID
-    for project, shape, captures, locks in groups:
+    for project, shapes, captures, locks in groups:
         if project is not last_project:
             last_project = project
             p_htn = project_to_htn(project, position).encode()  # HTN is ASCII: its JSON string needs no escape
             p_json = orjson.dumps(project_to_json(project))
-        s_htn, s_json = by_id.get(id(shape)) or _step_parts(shape)
-        count += 1
-        # each turn of the group is head + its tail: the tails joined by head
-        if objects:
-            head = b'{"htn":"' + p_htn + s_htn
-            mid = b'","turn":{"project":' + p_json + b',"shape":' + s_json + b',"echo":'
-            tails = [mid + b"null}},"]
-            if captures:
-                count += captures.bit_count()
-                tails += [_CAPTURE_HTN[c] + mid + _CAPTURE_OBJECT[c] for c in cells(captures)]
-            if locks:
-                count += locks.bit_count()
-                tails += [_LOCK_HTN[c] + mid + _LOCK_OBJECT[c] for c in cells(locks)]
-        else:
-            head = b'"' + p_htn + s_htn
-            tails = [_CLOSE_HTN]
-            if captures:
-                count += captures.bit_count()
-                tails += [_CAPTURE_END[c] for c in cells(captures)]
-            if locks:
-                count += locks.bit_count()
-                tails += [_LOCK_END[c] for c in cells(locks)]
-        add(head)
-        add(head.join(tails))
+        caps, lks = cells(captures), cells(locks)
+        count += len(shapes) * (1 + len(caps) + len(lks))
+        for shape in shapes:
+            s_htn, s_json = by_id.get(id(shape)) or _step_parts(shape)
+            # each turn of the Shape is head + its tail: the tails joined by head
+            if objects:
+                head = b'{"htn":"' + p_htn + s_htn
+                mid = b'","turn":{"project":' + p_json + b',"shape":' + s_json + b',"echo":'
+                tails = [mid + b"null}},"]
+                tails += [_CAPTURE_HTN[c] + mid + _CAPTURE_OBJECT[c] for c in caps]
+                tails += [_LOCK_HTN[c] + mid + _LOCK_OBJECT[c] for c in lks]
+            else:
+                head = b'"' + p_htn + s_htn
+                tails = [_CLOSE_HTN, *[_CAPTURE_END[c] for c in caps], *[_LOCK_END[c] for c in lks]]
+            add(head)
+            add(head.join(tails))
     pieces[1] = str(count).encode()
     if count:
         pieces[-1] = pieces[-1][:-1]  # no comma after the last turn

@@ -84,13 +84,13 @@ def test_filtered_lists_and_steps_made_afresh(form):
     start = Position.start()
     c3, skip, a1a2 = parse_htn("c3 +d4").project, parse_htn("skip").project, parse_htn("a1-a2").project
     made = [
-        Group(c3, parse_htn("c3 +d4").shape, BIT[parse_htn("c3 +d4 *e5").echo.cell], 0),
-        Group(skip, None, 0, BIT[parse_htn("skip #b2").echo.cell]),
-        Group(a1a2, Shape("lower", parse_htn("a1-a2 -b2").shape.cell), 0, 0),
+        Group(c3, [parse_htn("c3 +d4").shape, parse_htn("c3 +e5").shape], BIT[parse_htn("c3 +d4 *e5").echo.cell], 0),
+        Group(skip, [None], 0, BIT[parse_htn("skip #b2").echo.cell]),
+        Group(a1a2, [Shape("lower", parse_htn("a1-a2 -b2").shape.cell)], 0, 0),
     ]
     assert legal_turns_json((start, made, form)) == reference(start, made, form)
     turns = orjson.loads(legal_turns_json((start, made, TurnForm.HTN)))["turns"]
-    assert turns == ["c3 +d4", "c3 +d4 *e5", "skip", "skip #b2", "a1-a2 -b2"]
+    assert turns == ["c3 +d4", "c3 +d4 *e5", "c3 +e5", "c3 +e5 *e5", "skip", "skip #b2", "a1-a2 -b2"]
 
 
 def test_the_forms_by_hand():
