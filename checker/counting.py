@@ -21,14 +21,13 @@ What is counted (docs/perft.md):
 - no history is carried: repetition and threefold never end a sequence (a
   position's turns do not depend on how it was reached);
 - turns are those of :func:`checker.generate.legal_turns`, one per distinct
-  turn, and the last ply is counted in bulk.
+  turn, each applied by :func:`checker.play.after` (:func:`checker.play.apply`'s
+  one way, without the events and the end of the game); the last ply is
+  counted in bulk by :func:`checker.generate.count_turns` (the legal-turn
+  list's own branches, counted).
 
-The last ply is counted by :func:`checker.generate.count_turns` (the
-legal-turn list's own branches, counted), and each turn is applied by
-:func:`checker.play.after` (:func:`checker.play.apply`'s one way, without
-the events and the end of the game).  The published table of counts is
-``checker/data/perft.json`` (and docs/perft.md, made from it:
-:mod:`checker.tools.perft_table`, ``make perft``).
+The published table of counts is ``checker/data/perft.json`` (and
+docs/perft.md, made from it: :mod:`checker.tools.perft_table`, ``make perft``).
 """
 
 from __future__ import annotations
@@ -44,6 +43,8 @@ from checker.play import after
 from checker.position import Position
 from checker.turn import Turn
 
+Pause = Callable[[], None] | None  # called every Budget.PAUSE_EVERY expansions, or None
+
 __all__ = [
     "perft",
     "PerftCount",
@@ -57,34 +58,29 @@ __all__ = [
 ]
 
 
-# ------------------------------------------------------------ the budget ---
-
-
 class BudgetExceeded(Exception):
     """The count needs more positions expanded than its budget allows."""
 
     def __init__(self, budget: int, estimate: float | None = None):
         about = "" if estimate is None else f" (about {estimate:,.0f} by estimate)"
         super().__init__(f"more than {budget} positions would have to be expanded{about}")
-        self.budget = budget
-        self.estimate = estimate
+        self.budget, self.estimate = budget, estimate
 
 
 class Budget:
     """A limit on the work of one count: the number of positions *expanded*
     (whose legal turns are listed or counted).  A count to depth ``d``
-    expands every position at ply 0 … d-1, so depth 1 expands one position
-    and depth 2 one plus the root's legal-turn count."""
+    expands every position at ply 0 … d-1, perft(0) + … + perft(d - 1) of
+    them: one at depth 1, one plus the root's legal-turn count at depth 2."""
 
     __slots__ = ("limit", "spent", "pause")
 
     PAUSE_EVERY = 64
-    """Expansions between two calls of ``pause`` (a few milliseconds of work)."""
+    """Expansions between two calls of ``pause`` (a few milliseconds of work; a
+    server lets its other requests run there)."""
 
-    def __init__(self, limit: int | None, pause: Callable[[], None] | None = None):
-        self.limit = limit
-        self.spent = 0
-        self.pause = pause
+    def __init__(self, limit: int | None, pause: Pause = None):
+        self.limit, self.spent, self.pause = limit, 0, pause
 
     def spend(self) -> None:
         self.spent += 1
@@ -94,46 +90,29 @@ class Budget:
             self.pause()
 
 
-# ------------------------------------------------------------------ perft ---
-
-
 @overload
 def perft(
-    position: Position,
-    depth: int,
-    divide: Literal[False] = False,
-    budget: int | None = None,
-    pause: Callable[[], None] | None = None,
+    position: Position, depth: int, divide: Literal[False] = ..., budget: int | None = ..., pause: Pause = ...
 ) -> int: ...
 @overload  # noqa: E302
 def perft(
-    position: Position,
-    depth: int,
-    divide: Literal[True],
-    budget: int | None = None,
-    pause: Callable[[], None] | None = None,
+    position: Position, depth: int, divide: Literal[True], budget: int | None = ..., pause: Pause = ...
 ) -> list[tuple[Turn, int]]: ...
 
 
 def perft(
-    position: Position,
-    depth: int,
-    divide: bool = False,
-    budget: int | None = None,
-    pause: Callable[[], None] | None = None,
+    position: Position, depth: int, divide: bool = False, budget: int | None = None, pause: Pause = None
 ) -> int | list[tuple[Turn, int]]:
     """The number of legal turn sequences of length ``depth`` from
-    ``position``; with ``divide``, for each legal turn (in the order of
-    :func:`~checker.generate.legal_turns`) the count of its subtree, as
-    ``(turn, nodes)`` pairs whose counts add up to the whole.
+    ``position`` (assumed consistent, D-3); with ``divide``, for each legal
+    turn (in the order of :func:`~checker.generate.legal_turns`) the count of
+    its subtree, as ``(turn, nodes)`` pairs whose counts add up to the whole.
 
-    ``budget`` limits the positions expanded (see :class:`Budget`); over it,
-    :class:`BudgetExceeded`, raised before the work when a shallower count
-    shows it (see :func:`expansions`).  The position is assumed consistent
-    (D-3).  With a ``budget``, a count whose estimate (:func:`estimate_expansions`)
-    is more than :data:`FAR_OVER` times the budget is refused at once, before
-    any counting.  ``pause`` is called every :attr:`Budget.PAUSE_EVERY`
-    expansions (a server lets its other requests run there)."""
+    ``budget`` limits the positions expanded (:class:`Budget`, whose
+    ``pause`` is called as the count goes); over it, :class:`BudgetExceeded`:
+    at once when the estimate (:func:`estimate_expansions`) passes
+    :data:`FAR_OVER` times the budget, else as soon as a shallower count
+    (:func:`expansions`) or the count itself passes it."""
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be an integer 0 or more, not {depth!r}")
     if budget is not None and depth >= 3:
@@ -160,53 +139,43 @@ ESTIMATE_WALKS = 16
 
 
 def estimate_expansions(position: Position, depth: int, walks: int = ESTIMATE_WALKS) -> float:
-    """Knuth's estimate of the positions a count to ``depth`` expands
-    (perft(0) + … + perft(depth - 1)): each of ``walks`` random descents
-    multiplies the branching factors it meets, and the level's size is the mean
-    of those products.  Exact for depth 1 and 2.  The descents are seeded from
-    the position and the depth, so the same request gets the same estimate in
-    every process (Python's ``hash`` of text is not: it is salted per process).
+    """Knuth's estimate of the positions a count to ``depth`` expands: each of
+    ``walks`` random descents multiplies the branching factors it meets, and
+    the level's size is the mean of those products.  Exact for depth 1 and 2.
+    The descents are seeded from the position and the depth, so the same
+    request gets the same estimate in every process (Python's ``hash`` of text
+    is not: it is salted per process).
 
     >>> from checker.notation import START_HPN
     >>> estimate_expansions(parse_hpn(START_HPN), 2)
     481.0
     """
-    if depth <= 0:
-        return 0.0
-    seed = zlib.crc32(f"{position_to_hpn(position)} {depth}".encode())
-    rng = random.Random(seed)
-    if depth == 1:
-        return 1.0
+    if depth < 2:
+        return 1.0 if depth == 1 else 0.0
     root = legal_turns(position)  # the same for every walk: listed once
     total = 1.0 + len(root)  # levels 0 and 1, exact
     if depth == 2 or not root:
         return total
+    rng = random.Random(zlib.crc32(f"{position_to_hpn(position)} {depth}".encode()))
     deeper = 0.0  # levels 2 … depth-1, summed over the walks
     for _ in range(walks):
         pos, weight = after(position, rng.choice(root)), float(len(root))
-        for k in range(2, depth):
-            if k + 1 < depth:
-                turns = legal_turns(pos)
-                n = len(turns)
-            else:  # the deepest level needs only the count
-                n = count_turns(pos)
-            if not n:
+        for _ in range(depth - 3):  # levels 2 … depth-2: listed, and one turn of them taken
+            if not (turns := legal_turns(pos)):
                 break
-            weight *= n
+            weight *= len(turns)
             deeper += weight
-            if k + 1 < depth:
-                pos = after(pos, rng.choice(turns))
+            pos = after(pos, rng.choice(turns))
+        else:  # the deepest level needs only the count
+            deeper += weight * count_turns(pos)
     return total + deeper / walks
 
 
-def expansions(
-    position: Position, depth: int, budget: int | None = None, pause: Callable[[], None] | None = None
-) -> int:
-    """How many positions a count to ``depth`` expands: perft(0) + … +
-    perft(depth - 1), each counted with the budget; :class:`BudgetExceeded`
-    as soon as the sum passes it.  The counts cost about a branching factor
-    less than the count itself, so a count over the budget is refused after
-    a fraction of its work."""
+def expansions(position: Position, depth: int, budget: int | None = None, pause: Pause = None) -> int:
+    """How many positions a count to ``depth`` expands, each level counted
+    with the budget; :class:`BudgetExceeded` as soon as the sum passes it.
+    The counts cost about a branching factor less than the count itself, so
+    a count over the budget is refused after a fraction of its work."""
     total = 0
     for k in range(depth):
         total += perft(position, k, budget=budget, pause=pause)
@@ -235,18 +204,14 @@ class PerftCount(NamedTuple):
 
 
 def perft_count(
-    position: Position,
-    depth: int,
-    divide: bool = False,
-    budget: int | None = None,
-    pause: Callable[[], None] | None = None,
+    position: Position, depth: int, divide: bool = False, budget: int | None = None, pause: Pause = None
 ) -> PerftCount:
     """:func:`perft` as a :class:`PerftCount` (what ``hexodic-check perft``
     and ``POST /v1/perft`` answer)."""
-    if not divide or depth == 0:
-        return PerftCount(position, depth, perft(position, depth, budget=budget, pause=pause), () if divide else None)
-    pairs = tuple(perft(position, depth, divide=True, budget=budget, pause=pause))
-    return PerftCount(position, depth, sum(n for _, n in pairs), pairs)
+    if not divide:
+        return PerftCount(position, depth, perft(position, depth, budget=budget, pause=pause))
+    pairs = tuple(perft(position, depth, True, budget, pause))
+    return PerftCount(position, depth, sum(n for _, n in pairs) if depth else 1, pairs)
 
 
 def _nodes(pos: Position, depth: int, spend: Budget) -> int:
