@@ -38,24 +38,15 @@ from collections.abc import Callable
 from typing import Literal, NamedTuple, overload
 
 from checker.generate import count_turns, legal_turns
-from checker.notation import parse_hpn, position_to_hpn, turn_to_htn  # noqa: F401 (turn_to_htn: the doctest)
+from checker.notation import position_to_hpn, turn_to_htn  # noqa: F401 (turn_to_htn: the doctest)
 from checker.play import after
 from checker.position import Position
 from checker.turn import Turn
 
-Pause = Callable[[], None] | None  # called every Budget.PAUSE_EVERY expansions, or None
+Pause = Callable[[], None] | None  # called every Budget.PAUSE_EVERY expansions (a server's other requests run)
 
-__all__ = [
-    "perft",
-    "PerftCount",
-    "perft_count",
-    "expansions",
-    "BUDGET",
-    "count_turns",
-    "after",
-    "BudgetExceeded",
-    "Budget",
-]
+__all__ = ["perft", "PerftCount", "perft_count", "expansions", "BUDGET", "count_turns", "after"]
+__all__ += ["BudgetExceeded", "Budget"]
 
 
 class BudgetExceeded(Exception):
@@ -70,14 +61,12 @@ class BudgetExceeded(Exception):
 class Budget:
     """A limit on the work of one count: the number of positions *expanded*
     (whose legal turns are listed or counted).  A count to depth ``d``
-    expands every position at ply 0 … d-1, perft(0) + … + perft(d - 1) of
-    them: one at depth 1, one plus the root's legal-turn count at depth 2."""
+    expands every position at ply 0 … d-1: perft(0) + … + perft(d - 1)."""
 
     __slots__ = ("limit", "spent", "pause")
 
     PAUSE_EVERY = 64
-    """Expansions between two calls of ``pause`` (a few milliseconds of work; a
-    server lets its other requests run there)."""
+    """Expansions between two calls of ``pause`` (a few milliseconds of work)."""
 
     def __init__(self, limit: int | None, pause: Pause = None):
         self.limit, self.spent, self.pause = limit, 0, pause
@@ -103,16 +92,13 @@ def perft(
 def perft(
     position: Position, depth: int, divide: bool = False, budget: int | None = None, pause: Pause = None
 ) -> int | list[tuple[Turn, int]]:
-    """The number of legal turn sequences of length ``depth`` from
-    ``position`` (assumed consistent, D-3); with ``divide``, for each legal
-    turn (in the order of :func:`~checker.generate.legal_turns`) the count of
-    its subtree, as ``(turn, nodes)`` pairs whose counts add up to the whole.
+    """The number of legal turn sequences of length ``depth`` from ``position`` (assumed consistent, D-3);
+    with ``divide``, for each legal turn (in the order of :func:`~checker.generate.legal_turns`) the count
+    of its subtree, as ``(turn, nodes)`` pairs whose counts add up to the whole.
 
-    ``budget`` limits the positions expanded (:class:`Budget`, whose
-    ``pause`` is called as the count goes); over it, :class:`BudgetExceeded`:
-    at once when the estimate (:func:`estimate_expansions`) passes
-    :data:`FAR_OVER` times the budget, else as soon as a shallower count
-    (:func:`expansions`) or the count itself passes it."""
+    ``budget`` limits the positions expanded (:class:`Budget`, calling ``pause`` as the count goes); over
+    it, :class:`BudgetExceeded`, on the estimate alone when far over (:func:`estimate_expansions`,
+    :data:`FAR_OVER`), else as soon as a shallower count (:func:`expansions`) or the count passes it."""
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be an integer 0 or more, not {depth!r}")
     if budget is not None and depth >= 3:
@@ -146,8 +132,7 @@ def estimate_expansions(position: Position, depth: int, walks: int = ESTIMATE_WA
     request gets the same estimate in every process (Python's ``hash`` of text
     is not: it is salted per process).
 
-    >>> from checker.notation import START_HPN
-    >>> estimate_expansions(parse_hpn(START_HPN), 2)
+    >>> estimate_expansions(Position.start(), 2)
     481.0
     """
     if depth < 2:
