@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import eq
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from checker import board
 from checker.board import BIT, Cell
@@ -137,18 +137,7 @@ class Position:
     is made as).  The repetition key is made of the masks.
     """
 
-    __slots__ = (
-        "_tiers",
-        "_stones",
-        "_locked",
-        "to_move",
-        "half_moves",
-        "_players",
-        "_hash",
-        "_key",
-        "_problems",
-        "_bits",
-    )
+    __slots__ = ("_tiers", "_stones", "_locked", "to_move", "half_moves", "_players", "_hash", "_problems", "_bits")
 
     def __init__(
         self,
@@ -166,7 +155,6 @@ class Position:
             raise ValueError(f"a position has exactly {board.CELL_COUNT} cells")
         self.to_move, self.half_moves, self._players = to_move, half_moves, (players["A"], players["B"])
         self._hash: int | None = None
-        self._key: tuple[object, ...] | None = None
         self._problems: tuple[Problem, ...] | None = None
         self._bits: Bits | None = None
 
@@ -178,7 +166,7 @@ class Position:
         self = object.__new__(cls)
         self._tiers = self._stones = self._locked = None
         self.to_move, self.half_moves, self._players = to_move, half_moves, players
-        self._hash = self._key = self._problems = None
+        self._hash = self._problems = None
         self._bits = bits
         return self
 
@@ -188,42 +176,20 @@ class Position:
         return _START
 
     @classmethod
-    def from_cells(
-        cls,
-        cells: Mapping[Cell, tuple[int, str | None, bool]] | None = None,
-        to_move: str = "A",
-        half_moves: int = 0,
-        players: Mapping[str, PlayerState] | None = None,
-    ) -> Position:
-        """Build a position from ``{cell: (tier, stone, locked)}`` for the cells
-        that differ from the start.  Handy in tests and examples."""
-        tiers, locked = [0] * board.CELL_COUNT, [False] * board.CELL_COUNT
-        stones: list[str | None] = [None] * board.CELL_COUNT
-        for cell, (tier, stone, lock) in (cells or {}).items():
-            tiers[cell], stones[cell], locked[cell] = tier, stone, lock
-        players = players or {"A": _START_PLAYER, "B": _START_PLAYER}
-        return cls(tiers, stones, locked, to_move, half_moves, players)
+    def from_cells(cls, cells: Mapping[Cell, tuple[int, str | None, bool]] | None = None, **fields: Any) -> Position:
+        """The start position with ``{cell: (tier, stone, locked)}`` for the cells that differ from it, and any
+        field :meth:`replace` takes.  Handy in tests and examples."""
+        board_: list[tuple[int, str | None, bool]] = [(0, None, False)] * board.CELL_COUNT
+        for cell, value in (cells or {}).items():
+            board_[cell] = value
+        tiers, stones, locked = zip(*board_)
+        return cls(tiers, stones, locked, "A", 0, dict.fromkeys(PLAYERS, _START_PLAYER)).replace(**fields)
 
-    def replace(
-        self,
-        *,
-        tiers: Iterable[int] | None = None,
-        stones: Iterable[str | None] | None = None,
-        locked: Iterable[bool] | None = None,
-        to_move: str | None = None,
-        half_moves: int | None = None,
-        players: Mapping[str, PlayerState] | None = None,
-        **player_changes: PlayerState,
-    ) -> Position:
-        """A copy with some fields changed; ``A=`` / ``B=`` replace one player."""
-        return Position(
-            self.tiers if tiers is None else tiers,
-            self.stones if stones is None else stones,
-            self.locked if locked is None else locked,
-            self.to_move if to_move is None else to_move,
-            self.half_moves if half_moves is None else half_moves,
-            {**(self.players if players is None else players), **player_changes},
-        )
+    def replace(self, **changes: Any) -> Position:
+        """A copy with some of ``tiers``, ``stones``, ``locked``, ``to_move``, ``half_moves`` and ``players``
+        changed; ``A=`` / ``B=`` replace one player."""
+        players = {**changes.pop("players", self.players), **{w: changes.pop(w) for w in PLAYERS if w in changes}}
+        return Position(**{f: getattr(self, f) for f in _FIELDS} | changes, players=players)
 
     def player(self, who: str) -> PlayerState:
         """The :class:`PlayerState` of ``'A'`` or ``'B'``."""
@@ -270,10 +236,6 @@ class Position:
         """The cells holding ``who``'s stones, in board order."""
         return [c for c, s in enumerate(self.stones) if s == who]
 
-    def turns_had(self, who: str) -> int:
-        """How many turns ``who`` has had: A moves on even half-moves."""
-        return (self.half_moves + 1) // 2 if who == "A" else self.half_moves // 2
-
     def _fields(self) -> tuple[object, ...]:
         return (self.tiers, self.stones, self.locked, self.to_move, self.half_moves, self._players)
 
@@ -287,9 +249,7 @@ class Position:
 
     def key(self) -> tuple[object, ...]:
         """The repetition key (RULES §8): everything but the cooldowns and the half-move count."""
-        if self._key is None:
-            self._key = (self.bits, self.to_move, self._players[0][:7], self._players[1][:7])
-        return self._key
+        return (self.bits, self.to_move, self._players[0][:7], self._players[1][:7])
 
     def __repr__(self) -> str:
         # Not HPN: this module is below the notation (checker.notation imports it).
@@ -306,13 +266,15 @@ class Position:
         return not self.problems()
 
 
+_FIELDS = ("tiers", "stones", "locked", "to_move", "half_moves")
 _START = Position.from_cells()
 
 
 def _problems(pos: Position) -> Iterator[tuple[str, str, Iterable[Cell]]]:
     """Every broken condition of D-3 as ``(rule, message, cells)``, in the order D-3 (and the catalogue) lists them."""
     tiers, stones, h = pos.tiers, pos.stones, pos.half_moves
-    players = [(who, pos.player(who), stones.count(who), pos.turns_had(who)) for who in PLAYERS]
+    # each player's state, stones on the board and turns had (A moves on even half-moves)
+    players = [(who, pos.player(who), stones.count(who), (h + (who == "A")) // 2) for who in PLAYERS]
     for who, ps, _, _ in players:
         for field, high, v in zip(PlayerState._fields, (7, 3, 6, None, None), ps[:5]):
             if v < 0 or (high is not None and v > high):
@@ -327,10 +289,9 @@ def _problems(pos: Position) -> Iterator[tuple[str, str, Iterable[Cell]]]:
     for c in [] if set(tiers) <= {0, 1, 2} else [c for c in board.CELLS if tiers[c] not in (0, 1, 2)]:
         yield "position.tier", f"{board.name(c)} has tier {tiers[c]}; a tier is 0, 1 or 2.", [c]
     locked = [c for c in board.CELLS if pos.locked[c]] if True in pos.locked else []
-    for c in locked:
-        if tiers[c] != 2:
-            why = f"{board.name(c)} is locked but has tier {tiers[c]}; only a tier-2 cell can be locked."
-            yield "position.lock-tier", why, [c]
+    for c in (c for c in locked if tiers[c] != 2):
+        why = f"{board.name(c)} is locked but has tier {tiers[c]}"
+        yield "position.lock-tier", f"{why}; only a tier-2 cell can be locked.", [c]
     users = [who for who, ps, _, _ in players if ps.echo_lock_used]
     if len(locked) != len(users):
         why = f"{' and '.join(users) or 'no player'} {'has' if len(users) == 1 else 'have'} used the Echo-Lock"
@@ -350,18 +311,15 @@ def _problems(pos: Position) -> Iterator[tuple[str, str, Iterable[Cell]]]:
         for field in ("reserve", "charges", "lowers_left", "raises", "captures"):
             if (v := getattr(ps, field)) != (want := getattr(_START_PLAYER, field)):
                 wrong.append(f"{field} {v} (expected {want})")
-        wrong += ["a non-empty cooldown"] if ps.cooldown else []
-        wrong += ["the Echo-Lock used"] if ps.echo_lock_used else []
+        wrong += compress(("a non-empty cooldown", "the Echo-Lock used"), (ps.cooldown, ps.echo_lock_used))
         if wrong:
             why = f"{who} has not made a first Place yet but has " + ", ".join(wrong) + "."
             yield "position.unplaced", why, pos.stones_of(who) + sorted(ps.cooldown)
     for who, ps, _, _ in players:
         if ps.cooldown and (who != pos.to_move or ps.reserve < 1):
-            why = (
-                "is not the player to move; only the player to move may have one."
-                if who != pos.to_move
-                else "no stone in reserve; a captured stone returns to the reserve."
-            )
+            why = "is not the player to move; only the player to move may have one."
+            if who == pos.to_move:
+                why = "no stone in reserve; a captured stone returns to the reserve."
             cooldown = ", ".join(board.names(ps.cooldown))
             yield "position.cooldown", f"{who} has a capture cooldown ({cooldown}) but {why}", ps.cooldown
     if pos.to_move != (expected := "A" if h % 2 == 0 else "B"):
@@ -373,8 +331,5 @@ def _problems(pos: Position) -> Iterator[tuple[str, str, Iterable[Cell]]]:
     a, b = pos.player("A"), pos.player("B")
     if (total := sum(tiers)) != (want := a.raises + b.raises - a.lowers_used - b.lowers_used):
         why = f"the raises ({a.raises} + {b.raises}) minus the lowers used ({a.lowers_used} + {b.lowers_used})"
-        yield (
-            "position.tier-sum",
-            f"the tiers add up to {total}, but {why} give {want}; only a Shape changes a tier.",
-            (),
-        )
+        why = f"the tiers add up to {total}, but {why} give {want}"
+        yield "position.tier-sum", f"{why}; only a Shape changes a tier.", ()
