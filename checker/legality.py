@@ -40,20 +40,8 @@ from checker.projects import place_cells, skip_applies
 from checker.turn import CAPTURE, LOWER, RAISE, Move, Place, Shape, Skip, Turn
 from checker.wording import and_list, plural
 
-__all__ = [
-    "Status",
-    "PASSED",
-    "FAILED",
-    "NOT_APPLICABLE",
-    "Check",
-    "compose",
-    "Verdict",
-    "InconsistentPosition",
-    "check",
-    "consistency_checks",
-    "Validation",
-    "validate",
-]
+__all__ = ["Status", "PASSED", "FAILED", "NOT_APPLICABLE", "Check", "compose", "Verdict", "InconsistentPosition"]
+__all__ += ["check", "consistency_checks", "Validation", "validate"]
 
 
 class Status(StrEnum):
@@ -207,13 +195,11 @@ class _Judge:
 
     def rule(self, rule: str, ok: object, shows: str, cells: Iterable[Cell] = ()) -> None:
         """Record a check as :meth:`add` does; a failed one requires what :data:`_REQUIRES` says."""
-        if ok is None or ok:
+        if ok is None or ok:  # made here, not by add: most checks pass, and this is the checker's hottest call
             status = NOT_APPLICABLE if ok is None else PASSED
             self.checks.append(Check(rule, self.step, status, tuple([NAMES[c] for c in cells]), f"{shows}.", "", shows))
         else:
             self.add(rule, False, shows, cells, _REQUIRES[rule].format(me=self.me))
-
-    # ------------------------------------------- facts after earlier steps --
 
     def _after_project(self, c: Cell, fact: str) -> str:
         """``fact`` about ``c``'s stone, saying so when this turn's Project changed it
@@ -233,8 +219,6 @@ class _Judge:
     def _cooldown(self) -> str:
         return f"{self.me}'s capture cooldown ({_list(self.m.cooldown)})"
 
-    # ------------------------------------------------------------ game --
-
     def game_over(self, ended: GameResult | None = None) -> None:
         reason = game_over_reason(self.pos)
         if reason is not None:
@@ -248,8 +232,6 @@ class _Judge:
             return self.rule("game.over", True, f"The game is not over: {self.me} is to move, {played}")
         self.rule("game.over", False, f"{shows}. No turn can be played")
 
-    # --------------------------------------------------------- project --
-
     def project(self) -> None:
         p = self.turn.project
         skip = skip_applies(self.pos)
@@ -262,30 +244,26 @@ class _Judge:
 
     def project_skip(self, skip: bool, declared: bool) -> None:
         me, m, cd = self.me, self.m, sorted(self.m.cooldown)
-        if skip and declared:
-            why = "so the Project and the Shape are skipped and the cooldown clears"
-            self.rule("project.skip", True, f"{self._cooldown()} leaves no cell {me} may Place on, {why}", cd)
-        elif skip:  # the requirement leads the sentence here: "The Project must be skipped: <why>"
+        if skip:  # declared, or the requirement leads the sentence: "The Project must be skipped: <why>"
             why = f"{self._cooldown()} leaves no cell {me} may Place on, so the Project and the Shape are skipped"
-            self.add("project.skip", False, f"The Project must be skipped: {why} this turn (declare skip)", cd)
-        elif not declared and not m.cooldown:
-            self.rule("project.skip", None, f"{me} has no capture cooldown, so the Project is not skipped")
-        elif not declared:
-            n = plural(len(place_cells(self.pos)), "cell")
-            why = f"{self._cooldown()} leaves {n} {me} may Place on, so the Project is not skipped"
-            self.rule("project.skip", True, why, cd)
-        elif m.reserve < 1:
-            why = "so the Project is a Move; only a capture cooldown can skip it"
-            self.rule("project.skip", False, f"{me}'s reserve is empty, {why}", cd)
+            must = f"The Project must be skipped: {why} this turn (declare skip)"
+            return self.add("project.skip", declared, f"{why} and the cooldown clears" if declared else must, cd)
+        if not declared and not m.cooldown:
+            return self.rule("project.skip", None, f"{me} has no capture cooldown, so the Project is not skipped")
+        if not declared:
+            why = f"{self._cooldown()} leaves {plural(len(place_cells(self.pos)), 'cell')} {me} may Place on"
+            return self.rule("project.skip", True, f"{why}, so the Project is not skipped", cd)
+        if m.reserve < 1:
+            why = f"{me}'s reserve is empty, so the Project is a Move; only a capture cooldown can skip it"
         elif not m.cooldown:
-            self.rule("project.skip", False, f"{me} has no capture cooldown, so {me} must Place", cd)
+            why = f"{me} has no capture cooldown, so {me} must Place"
         elif free := place_cells(self.pos):
             n, example = plural(len(free), "cell"), N(free[0])
             why = f"{self._cooldown()} still leaves {n} {me} may Place on (for example {example}), so {me} must Place"
-            self.rule("project.skip", False, why, cd)
         else:
             why = "no cell is free for a Place even ignoring the cooldown, so there is no skip"
-            self.rule("project.skip", False, f"{why} and {me} has no legal Project", cd)
+            why += f" and {me} has no legal Project"
+        self.rule("project.skip", False, why, cd)
 
     def place(self, c: Cell) -> None:
         me, m, stones, bits = self.me, self.m, self.stones, self.bits
@@ -300,11 +278,10 @@ class _Judge:
         if m.placed:
             why = f"{me} has made their first Place already; the opening restriction applies only to the first Place"
             self.rule("place.opening-restriction", None, why)
-        elif BIT[c] & rules.place_opening_restriction(m):  # a passed check that says what the rule requires
-            far = f"{N(c)} is {plural(STEPS[c][CENTRE], 'step')} from d4"
-            self.add("place.opening-restriction", True, far, [c], _REQUIRES["place.opening-restriction"].format(me=me))
-        else:
-            self.rule("place.opening-restriction", False, "d4 is the centre", [c])
+        else:  # passed or failed, the check says what the rule requires
+            ok = BIT[c] & rules.place_opening_restriction(m)
+            far = f"{N(c)} is {plural(STEPS[c][CENTRE], 'step')} from d4" if ok else "d4 is the centre"
+            self.add("place.opening-restriction", ok, far, [c], _REQUIRES["place.opening-restriction"].format(me=me))
         if not m.cooldown:
             self.rule("place.cooldown", None, f"{me} has no capture cooldown")
         else:  # passed or failed, the check says what the rule requires
@@ -355,8 +332,6 @@ class _Judge:
             stones[a] = None
             stones[b] = me
             self.bits = rules.moved(bits, me, a, b)
-
-    # ----------------------------------------------------------- shape --
 
     def shape(self) -> None:
         s, landing = self.turn.shape, self.turn.landing
@@ -443,8 +418,6 @@ class _Judge:
             t1, t2 = rules.shaped_by(bits.tier1, bits.tier2, s)
             self.bits = bits._replace(tier1=t1, tier2=t2)
 
-    # ------------------------------------------------------------ echo --
-
     def echo(self) -> None:
         e, me, m = self.turn.echo, self.me, self.m
         self.step = STEP_ECHO
@@ -495,32 +468,24 @@ class _Judge:
         self.rule("echo-lock.unlocked", ok, f"{N(c)} is not locked yet" if ok else f"{N(c)} is locked", [c])
 
     def _earlier_lock(self) -> str:
-        """Where the mover Echo-Locked before, when the position (or the history) shows it; otherwise
-        which locked cells it may be, and why it cannot be told."""
+        """Where the mover Echo-Locked before, when the position shows it (the one locked cell, the enemy's
+        Echo-Lock unused) or the history does (the one cell, still locked, that became locked between two
+        consecutive positions across which the mover's Echo-Lock became used); otherwise which locked
+        cells it may be, and why it cannot be told."""
         me, pos = self.me, self.pos
         cells = [c for c in board.CELLS if pos.locked[c]]
         if not pos.player(self.enemy).echo_lock_used and len(cells) == 1:
             return f"on {N(cells[0])} (the one locked cell; {self.enemy} has not Echo-Locked)"
-        found = _lock_in_history(self.history, pos, me)
-        if found is not None:
-            return f"on {N(found)} (the history shows {N(found)} locked on {me}'s turn)"
+        seq = [*(self.history or ()), pos]
+        for a, b in zip(seq, seq[1:]):
+            if not a.player(me).echo_lock_used and b.player(me).echo_lock_used:
+                new = [c for c in board.CELLS if b.locked[c] and not a.locked[c]]
+                if len(new) == 1 and pos.locked[new[0]]:
+                    return f"on {N(new[0])} (the history shows {N(new[0])} locked on {me}'s turn)"
+                break
         why = "the position does not record who locked which"
         why += "" if self.history is None else ", and the history does not show it"
         return f"on {_list(cells, 'or')} ({why})" if cells else f"but no cell is locked ({why})"
-
-
-def _lock_in_history(history: Sequence[Position] | None, pos: Position, who: str) -> Cell | None:
-    """The cell ``who`` Echo-Locked, as the history shows it: the one cell that became locked between two
-    consecutive positions (the history, then ``pos``) across which ``who``'s Echo-Lock became used, and is
-    still locked; ``None`` when the history does not show it."""
-    if not history:
-        return None
-    seq = [*history, pos]
-    for a, b in zip(seq, seq[1:]):
-        if not a.player(who).echo_lock_used and b.player(who).echo_lock_used:
-            new = [c for c in board.CELLS if b.locked[c] and not a.locked[c]]
-            return new[0] if len(new) == 1 and pos.locked[new[0]] else None
-    return None
 
 
 def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
@@ -599,10 +564,8 @@ def check(
     ``ended``: a replay's game after the turn before, which may have ended it
     in a way the position alone cannot show (a repetition or a threefold).
     """
-    if not assume_consistent:
-        problems = position.problems()
-        if problems:
-            raise InconsistentPosition(problems)
+    if not assume_consistent and (problems := position.problems()):
+        raise InconsistentPosition(problems)
     if history is not None and not isinstance(history, Sequence):
         history = list(history)
     judge = _Judge(position, turn, history)
@@ -625,14 +588,9 @@ def consistency_checks(position: Position) -> list[Check]:
     for each condition that holds."""
     problems = position.problems()
     out: list[Check] = []
-    for rule in RULE_IDS:
-        if not rule.startswith("position."):
-            continue
-        mine = [p for p in problems if p.rule == rule]
-        if mine:
-            out.extend(Check(rule, STEP_POSITION, FAILED, p.cells, p.message) for p in mine)
-        else:
-            out.append(Check(rule, STEP_POSITION, PASSED, (), RULES[rule].text))
+    for rule in [r for r in RULE_IDS if r.startswith("position.")]:
+        failed = [Check(rule, STEP_POSITION, FAILED, p.cells, p.message) for p in problems if p.rule == rule]
+        out.extend(failed or [Check(rule, STEP_POSITION, PASSED, (), RULES[rule].text)])
     return out
 
 
