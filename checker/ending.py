@@ -1,10 +1,8 @@
 """The end of the game: how a game ended, and the words for it (RULES §8).
 
-One module decides it: :func:`game_over_reason` says why a position accepts
-no turn (D-13), :func:`game_status` words a position's state before any turn,
-:func:`end_of_game` runs the end-of-game checks after a turn in the order of
-D-11, and :func:`describe_game_over` words why a finished game accepts no
-turn (for ``game.over``).
+:func:`game_over_reason` says why a position accepts no turn (D-13) and
+:func:`describe_game_over` words it, :func:`game_status` words a position's
+state before any turn, :func:`end_of_game` runs the checks after a turn (D-11).
 
 >>> from checker.position import Position
 >>> game_over_reason(Position.start()) is None
@@ -44,8 +42,7 @@ class EndReason(StrEnum):
     TIEBREAK = "tiebreak"
 
 
-TAKEOVER, NETWORK, STRANGLE = EndReason.TAKEOVER, EndReason.NETWORK, EndReason.STRANGLE
-REPETITION, THREEFOLD, TIEBREAK = EndReason.REPETITION, EndReason.THREEFOLD, EndReason.TIEBREAK
+TAKEOVER, NETWORK, STRANGLE, REPETITION, THREEFOLD, TIEBREAK = EndReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +117,6 @@ def tiebreak_figures(pos: Position, who: str) -> TiebreakFigures:
 
 _TIEBREAK_WORDS = ("stones on unlocked tier-2 cells", "sum of tiers under their stones", "captures", "raises")
 _TIEBREAK_WINS = ("more " + _TIEBREAK_WORDS[0], "the higher " + _TIEBREAK_WORDS[1], "more captures", "more raises")
-
-
 _CAP = f"The half-move cap is reached ({MAX_HALF_MOVES} half-moves)"
 # A position alone cannot show how its last turn ended the game: say so whenever it is read alone.
 _UNLESS = "unless the game ended otherwise on its last turn (a position alone cannot show a repetition or a threefold)"
@@ -217,15 +212,12 @@ class History(list[Position]):
     def __init__(self, positions: Iterable[Position] = ()) -> None:
         super().__init__()
         self._at: dict[tuple[object, ...], list[int]] = {}
-        self.extend(positions)
+        for position in positions:
+            self.append(position)
 
     def append(self, position: Position) -> None:
         self._at.setdefault(position.key(), []).append(len(self))
         super().append(position)
-
-    def extend(self, positions: Iterable[Position]) -> None:
-        for position in positions:
-            self.append(position)
 
     def occurrences(self, key: tuple[object, ...]) -> list[int]:
         """The indices of the positions with the repetition ``key``."""
@@ -247,7 +239,6 @@ def end_of_game(
     me, enemy = before.to_move, other(before.to_move)
     evaluated = history is not None
     rep = "evaluated" if evaluated else "not_evaluated"
-    note = "" if evaluated else f" {_NO_HISTORY.capitalize()}."
 
     if (captures := after.player(me).captures) >= 6:
         return _over(me, TAKEOVER, f"{me} wins by Takeover: {_captured_text(me, captures)} (6 or more).", rep)
@@ -258,10 +249,7 @@ def end_of_game(
         return _over(me, STRANGLE, f"{me} wins by Strangle: {no_project}.", rep)
     if history is not None:
         key = after.key()
-        if isinstance(history, History):
-            seen = history.occurrences(key)
-        else:
-            seen = [i for i, p in enumerate(history) if p.key() == key]
+        seen = (history if isinstance(history, History) else History(history)).occurrences(key)
         if before.key() == key:
             seen.append(len(history))
         if seen and not skipped:
@@ -275,4 +263,4 @@ def end_of_game(
         result, decision, figs = _tiebreak(after)
         unless = " and" if evaluated else f": unless the turn recreated an earlier position ({_NO_HISTORY}),"
         return _over(result, TIEBREAK, f"{_CAP}{unless} the tiebreak decides: {decision}", rep, figs)
-    return _going_on(after.to_move, after.half_moves, rep, note)
+    return _going_on(after.to_move, after.half_moves, rep, "" if evaluated else f" {_NO_HISTORY.capitalize()}.")
