@@ -49,9 +49,8 @@ class TermKind(StrEnum):
 
 
 class CaptureKind(StrEnum):
-    """How a stone was captured: a Move capture, encirclement (the normal
-    capture check) or the Echo-Capture check.  A :class:`Weighing` names its
-    check with the last two."""
+    """How a stone was captured: a Move capture, encirclement (the normal capture check) or the Echo-Capture
+    check.  A :class:`Weighing` names its check with the last two."""
 
     MOVE = "move"
     ENCIRCLEMENT = "encirclement"
@@ -112,8 +111,7 @@ class Weighing:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something a turn did: its :class:`EventType`, and for a capture its
-    :class:`CaptureKind`."""
+    """Something a turn did: its :class:`EventType`, and for a capture its :class:`CaptureKind`."""
 
     type: EventType
     player: str
@@ -182,14 +180,12 @@ def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None, 
 
 
 def after(pos: Position, turn: Turn) -> Position:
-    """The position after the legal ``turn``: :func:`apply`'s, without the events
-    or the end of the game (what perft needs)."""
+    """The position after the legal ``turn``: :func:`apply`'s, without the events or the end (what perft needs)."""
     return _play(pos, turn, False)[0]
 
 
 def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Event, ...], tuple[Weighing, ...]]:
-    """The one way a turn is applied, on the board's masks: the position after it,
-    the events when asked, the weighings."""
+    """The one way a turn is applied, on the masks: the position after it, the events if asked, the weighings."""
     me, enemy, bits, (p, shape, echo) = pos.to_move, other(pos.to_move), pos.bits, turn
     m, e = pos.player(me), pos.player(enemy)
     m_reserve, m_charges, m_lowers, m_captures, m_raises, m_placed, m_lock, _ = m
@@ -201,8 +197,7 @@ def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Even
         m_reserve -= 1
         m_placed = True
     elif type(p) is Move:
-        if bits.stones(enemy) & BIT[p.dst]:
-            moved.append(p.dst)
+        moved = [p.dst] if bits.stones(enemy) & BIT[p.dst] else []
         bits = rules.moved(bits, me, p.src, p.dst)
     # Step 2: Shape
     if shape is not None:
@@ -216,29 +211,23 @@ def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Even
     if echo is not None:
         m_charges -= 1
         if echo.kind == LOCK:
-            a, b, t1, t2, locked = bits
-            bits = _new(Bits, (a, b, t1, t2, locked | BIT[echo.cell]))
+            bits = bits._replace(locked=bits.locked | BIT[echo.cell])
             m_lock = True
     # The capture checks: the normal one, then the Echo-Capture's, each on the board the one before left.
     weighings = weigh_encirclement(bits, me)
     bits, encircled = _taken(bits, enemy, weighings)
     echoed: list[Cell] = []
-    target_gone = False
     if echo is not None and echo.kind == CAPTURE:
-        target_gone = not bits.stones(enemy) & BIT[echo.cell]
         echo_weighings = weigh_echo_capture(bits, me, echo.cell)
         bits, echoed = _taken(bits, enemy, echo_weighings)
         weighings += echo_weighings
     caught = moved + encircled + echoed
-
     n = len(caught)
     new_m = _new(PlayerState, (m_reserve, m_charges, m_lowers, m_captures + n, m_raises, m_placed, m_lock, _NONE))
     new_e = e if not n else e._replace(reserve=e.reserve + n, cooldown=e.cooldown | frozenset(caught))
     after = Position._made(bits, enemy, pos.half_moves + 1, (new_m, new_e) if me == "A" else (new_e, new_m))
-    if not events:
-        return after, (), tuple(weighings)
-    cooldown = new_e.cooldown if caught else _NONE
-    return after, tuple(_events(me, turn, m, (moved, encircled, echoed), target_gone, cooldown)), tuple(weighings)
+    told = tuple(_events(me, turn, m, new_e.cooldown if n else _NONE, moved, encircled, echoed)) if events else ()
+    return after, told, tuple(weighings)
 
 
 def _taken(bits: Bits, who: str, weighings: list[Weighing]) -> tuple[Bits, list[Cell]]:
@@ -250,9 +239,7 @@ def _taken(bits: Bits, who: str, weighings: list[Weighing]) -> tuple[Bits, list[
     return bits, captured
 
 
-def _events(
-    me: str, turn: Turn, m: PlayerState, caught: tuple[list[Cell], ...], target_gone: bool, cooldown: frozenset[Cell]
-) -> Iterator[Event]:
+def _events(me: str, turn: Turn, m: PlayerState, cooldown: frozenset[Cell], *caught: list[Cell]) -> Iterator[Event]:
     """What the turn did, in order: the captures (Move, encirclement, Echo-Capture: ``caught``), the lock, the
     capture cooldown set on the opponent (``cooldown``, empty when nothing was captured), the mover's (``m``,
     before the turn) cleared by a Place or a skip, and the first Place."""
@@ -269,14 +256,11 @@ def _events(
         yield Event(EventType.CAPTURE, me, names, said, LINKS["capture"], CaptureKind.ENCIRCLEMENT)
     if echo is not None and echo.kind == CAPTURE:
         names, t = tuple(board.names(echoed)), N(echo.cell)
-        if names:
-            said = f"Echo-Capture of {t}: {_captured_text(enemy, names)}"
-        else:
-            why = (
-                f"the normal capture check had already captured {t}"
-                if target_gone
-                else "no stone of its group met the test (see the weighing)"
-            )
+        said = f"Echo-Capture of {t}: {_captured_text(enemy, names)}"
+        if not names:
+            why = "no stone of its group met the test (see the weighing)"
+            if echo.cell in moved + encircled:  # the target was gone before the Echo-Capture check
+                why = f"the normal capture check had already captured {t}"
             said = f"Echo-Capture of {t} captured nothing: {why}. The charge is spent (D-8)."
         yield Event(EventType.CAPTURE, me, names, said, LINKS["capture"], CaptureKind.ECHO)
     if echo is not None and echo.kind == LOCK:
