@@ -134,6 +134,7 @@ class InconsistentPosition(ValueError):
 
 
 def _holds(stones: Sequence[str | None], cell: Cell, me: str, own: str = " own") -> str:
+    """What ``cell`` holds, as the board shows it: "c3 is empty", "c3 holds A's own stone", "c3 holds B's stone"."""
     s = stones[cell]
     if s is None:
         return f"{N(cell)} is empty"
@@ -271,8 +272,7 @@ class _Judge:
             self.rule("place.reserve", True, f"{me} has {plural(m.reserve, 'stone')} in reserve")
         else:
             self.rule("place.reserve", False, f"{me}'s reserve is empty, so the Project must be a Move")
-        ok = BIT[c] & rules.place_empty(bits)
-        self.rule("place.empty", ok, f"{N(c)} is empty" if ok else _holds(stones, c, me), [c])
+        self.rule("place.empty", BIT[c] & rules.place_empty(bits), _holds(stones, c, me), [c])
         ok = BIT[c] & rules.place_unlocked(bits)
         self.rule("place.unlocked", ok, f"{N(c)} is not locked" if ok else f"{N(c)} is locked", [c])
         if m.placed:
@@ -307,13 +307,10 @@ class _Judge:
             why = f"{me} still has {plural(m.reserve, 'stone')} in reserve, so the Project must be a Place{extra}"
             self.rule("move.reserve-empty", False, why)
         own = BIT[a] & rules.move_own_stone(bits, me)
-        self.rule("move.own-stone", own, f"{N(a)} holds {me}'s stone" if own else _holds(stones, a, me, ""), [a])
-        if BIT[b] & rules.move_adjacent(a):
-            self.rule("move.adjacent", True, f"{N(b)} is a neighbour of {N(a)}", [a, b])
-        else:
-            d = STEPS[a][b]
-            fact = f"{N(b)} is {N(a)} itself" if d == 0 else f"{N(b)} is {d} steps from {N(a)}"
-            self.rule("move.adjacent", False, fact, [a, b])
+        self.rule("move.own-stone", own, _holds(stones, a, me, ""), [a])
+        ok, d = BIT[b] & rules.move_adjacent(a), STEPS[a][b]
+        fact = f"a neighbour of {N(a)}" if ok else f"{N(a)} itself" if d == 0 else f"{d} steps from {N(a)}"
+        self.rule("move.adjacent", ok, f"{N(b)} is {fact}", [a, b])
         sb = stones[b]
         lock_note = f" ({N(b)} is locked; a Move onto a locked cell is legal)" if self.locked[b] else ""
         reachable = BIT[b] & rules.move_destination(bits, me, a)
@@ -372,15 +369,10 @@ class _Judge:
         own = [c for c in near if stones[c] == me]
         shut = [c for c in near if stones[c] != me and locked[c]]
         flat = [c for c in near if stones[c] != me and not locked[c] and tiers[c] == 2 and self.m.lowers_left == 0]
-        parts = []
-        if own:
-            one = len(own) == 1
-            parts.append(f"{_list(own)} {'holds' if one else 'hold'} {me}'s own {'stone' if one else 'stones'}")
-        if shut:
-            parts.append(f"{_list(shut)} {'is' if len(shut) == 1 else 'are'} locked")
-        if flat:
-            is_are = "is" if len(flat) == 1 else "are"
-            parts.append(f"{_list(flat)} {is_are} Tier 2 with no lowers left ({me} has 0 of 6)")
+        flat_why = f"Tier 2 with no lowers left ({me} has 0 of 6)"
+        reasons = [(own, f"holds {me}'s own stone", f"hold {me}'s own stones"), (shut, "is locked", "are locked")]
+        reasons.append((flat, f"is {flat_why}", f"are {flat_why}"))
+        parts = [f"{_list(cells)} {one if len(cells) == 1 else many}" for cells, one, many in reasons if cells]
         return f"of the {plural(len(near), 'cell')} within 2 steps of {N(landing)}, {'; '.join(parts)}"
 
     def shape_given(self, s: Shape, landing: Cell) -> None:
@@ -437,8 +429,7 @@ class _Judge:
     def echo_capture(self, c: Cell) -> None:
         me, stones, bits, cell = self.me, self.stones, self.bits, BIT[c]
         ok = cell & rules.echo_capture_enemy(bits, me)
-        fact = f"{N(c)} holds {self.enemy}'s stone" if ok else _holds(stones, c, me)
-        self.rule("echo-capture.enemy", ok, self._after_project(c, fact), [c])
+        self.rule("echo-capture.enemy", ok, self._after_project(c, _holds(stones, c, me)), [c])
         if rules.echo_capture_sealed(bits, cell):
             self.rule("echo-capture.sealed", True, f"{N(c)} has no empty neighbouring cell", [c])
         else:
@@ -461,8 +452,7 @@ class _Judge:
         else:
             self.rule("echo-lock.once", False, f"{me} has already used the Echo-Lock, {self._earlier_lock()}")
         ok = cell & rules.echo_lock_own_stone(bits, me)
-        fact = f"{N(c)} holds {me}'s stone" if ok else _holds(self.stones, c, me)
-        self.rule("echo-lock.own-stone", ok, self._after_project(c, fact), [c])
+        self.rule("echo-lock.own-stone", ok, self._after_project(c, _holds(self.stones, c, me, "")), [c])
         self.rule("echo-lock.tier", cell & rules.echo_lock_tier(bits.tier2), self._tier(c), [c])
         ok = cell & rules.echo_lock_unlocked(bits)
         self.rule("echo-lock.unlocked", ok, f"{N(c)} is not locked yet" if ok else f"{N(c)} is locked", [c])
