@@ -39,33 +39,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = [
-    "Cell",
-    "CELLS",
-    "CELL_COUNT",
-    "NAMES",
-    "ROWS",
-    "CENTRE",
-    "NEIGHBOURS",
-    "SLOTS",
-    "EDGE_SLOTS",
-    "STEPS",
-    "WITHIN_2",
-    "ROW_CELLS",
-    "name",
-    "parse_cell",
-    "is_cell_name",
-    "steps",
-    "names",
-    "CellError",
-    "BIT",
-    "FULL",
-    "NEIGHBOUR_MASKS",
-    "NEAR_MASKS",
-    "WITHIN_2_MASKS",
-    "mask_of",
-    "cells",
-]
+__all__ = ["Cell", "CELLS", "CELL_COUNT", "NAMES", "ROWS", "CENTRE", "NEIGHBOURS", "SLOTS", "EDGE_SLOTS", "STEPS"]
+__all__ += ["WITHIN_2", "ROW_CELLS", "name", "parse_cell", "is_cell_name", "steps", "names", "CellError", "BIT", "FULL"]
+__all__ += ["NEIGHBOUR_MASKS", "NEAR_MASKS", "WITHIN_2_MASKS", "mask_of", "cells"]
 
 Cell = int
 """A cell is its index in board order, 0 (a1) to 36 (g7)."""

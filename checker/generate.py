@@ -35,16 +35,8 @@ from checker.position import Bits, Position
 from checker.projects import legal_ends, project_is_legal
 from checker.turn import CAPTURE, CAPTURES, LOCKS, LOWER, LOWERS, RAISE, RAISES, Move, Place, Project, Shape, Turn
 
-__all__ = [
-    "after_project",
-    "shapes_of",
-    "Group",
-    "turn_groups",
-    "turns_of",
-    "legal_turns",
-    "count_turns",
-    "turn_is_legal",
-]
+__all__ = ["after_project", "shapes_of", "Group", "turn_groups", "turns_of", "legal_turns", "count_turns"]
+__all__ += ["turn_is_legal"]
 
 # Every turn legal_turns returns holds the interned parts of checker.turn, and is made by tuple's own
 # constructor (the fields given in order), without NamedTuple's Python-level __new__: a list has hundreds.

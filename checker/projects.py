@@ -24,17 +24,8 @@ from checker.board import BIT, NEIGHBOURS, Cell, cells
 from checker.position import Bits, Position
 from checker.turn import PLACES, Move, Place, Project, Skip
 
-__all__ = [
-    "place_cells",
-    "skip_applies",
-    "legal_moves",
-    "has_legal_project",
-    "legal_projects",
-    "legal_ends",
-    "project_is_legal",
-    "MOVES",
-    "SKIP",
-]
+__all__ = ["place_cells", "skip_applies", "legal_moves", "has_legal_project", "legal_projects", "legal_ends"]
+__all__ += ["project_is_legal", "MOVES", "SKIP"]
 
 # Interned Projects: every possible Place and Move, made once.
 MOVES = {(a, b): Move(a, b) for a in board.CELLS for b in NEIGHBOURS[a]}

@@ -32,43 +32,13 @@ from checker.board import BIT, CENTRE, FULL, NEAR_MASKS, NEIGHBOUR_MASKS, WITHIN
 from checker.position import Bits, PlayerState
 from checker.turn import RAISE, Shape, ShapeKind
 
-__all__ = [
-    "place_reserve",
-    "place_empty",
-    "place_unlocked",
-    "place_opening_restriction",
-    "place_cooldown",
-    "project_skip",
-    "placed",
-    "moved",
-    "move_reserve_empty",
-    "move_own_stone",
-    "move_adjacent",
-    "move_destination",
-    "move_destinations",
-    "shape_range",
-    "shape_unlocked",
-    "shape_tier_limit",
-    "shape_lowering_budget",
-    "echo_charge",
-    "echo_capture_enemy",
-    "echo_capture_sealed",
-    "echo_capture_tier",
-    "echo_capture_contact",
-    "echo_lock_once",
-    "echo_lock_own_stone",
-    "echo_lock_tier",
-    "echo_lock_unlocked",
-    "place_cells",
-    "move_cells",
-    "shape_targets",
-    "shape_cells",
-    "mandating_cells",
-    "shaped",
-    "shaped_by",
-    "echo_capture_cells",
-    "echo_lock_cells",
-]
+__all__ = ["place_reserve", "place_empty", "place_unlocked", "place_opening_restriction", "place_cooldown"]
+__all__ += ["project_skip", "placed", "moved", "move_reserve_empty", "move_own_stone", "move_adjacent"]
+__all__ += ["move_destination", "move_destinations", "shape_range", "shape_unlocked", "shape_tier_limit"]
+__all__ += ["shape_lowering_budget", "echo_charge", "echo_capture_enemy", "echo_capture_sealed", "echo_capture_tier"]
+__all__ += ["echo_capture_contact", "echo_lock_once", "echo_lock_own_stone", "echo_lock_tier", "echo_lock_unlocked"]
+__all__ += ["place_cells", "move_cells", "shape_targets", "shape_cells", "mandating_cells", "shaped", "shaped_by"]
+__all__ += ["echo_capture_cells", "echo_lock_cells"]
 
 # A board after a move is made by tuple's own constructor, without NamedTuple's Python-level __new__.
 _new = tuple.__new__

@@ -30,21 +30,8 @@ from typing import NamedTuple
 
 from checker.board import CELLS, Cell
 
-__all__ = [
-    "Place",
-    "Move",
-    "Skip",
-    "Project",
-    "ShapeKind",
-    "Shape",
-    "EchoKind",
-    "Echo",
-    "Turn",
-    "RAISE",
-    "LOWER",
-    "CAPTURE",
-    "LOCK",
-]
+__all__ = ["Place", "Move", "Skip", "Project", "ShapeKind", "Shape", "EchoKind", "Echo", "Turn", "RAISE", "LOWER"]
+__all__ += ["CAPTURE", "LOCK"]
 
 
 class ShapeKind(StrEnum):
