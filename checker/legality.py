@@ -58,14 +58,11 @@ NAMES = board.NAMES
 
 
 class Check(NamedTuple):
-    """One rule's judgement of a turn (a named tuple: cheap to make, a verdict
-    has a dozen or more).
+    """One rule's judgement of a turn (a named tuple: cheap to make, a verdict has a dozen or more).
 
-    A check made by :func:`check` keeps the parts its message is composed of
-    (:func:`compose`): ``requires``, what the rule requires (empty when the
-    message states only the board), and ``shows``, what the board shows.  A
-    ``position.*`` check carries its :class:`~checker.position.Problem`'s
-    message whole, with no parts."""
+    A check made by :func:`check` keeps the parts its message is composed of (:func:`compose`): ``requires``,
+    what the rule requires (empty when the message states only the board), and ``shows``, what the board
+    shows.  A ``position.*`` check carries its :class:`~checker.position.Problem`'s message whole, no parts."""
 
     rule: str
     step: str
@@ -101,12 +98,9 @@ def compose(requires: str, shows: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The answer to "is this turn legal, and why?".
-
-    ``explanation`` says why, as a sentence: for an illegal turn the first
-    failed check's :attr:`Check.clause` (and the ids of any further failed
-    checks), for a legal one what the turn does.  ``summary`` puts "Legal: "
-    or "Illegal: " before it.  ``declared`` is the turn judged."""
+    """The answer to "is this turn legal, and why?": ``explanation`` says why, as a sentence (an illegal
+    turn's first failed :attr:`Check.clause`, and the titles and ids of any further failed checks; what a
+    legal turn does), ``summary`` the same after "Legal: " or "Illegal: ".  ``declared`` is the turn judged."""
 
     legal: bool
     turn: str  # the turn in canonical HTN
@@ -478,9 +472,13 @@ class _Judge:
         return f"on {_list(cells, 'or')} ({why})" if cells else f"but no cell is locked ({why})"
 
 
+_BY = {CaptureKind.MOVE: "the Move", CaptureKind.ENCIRCLEMENT: "encirclement", CaptureKind.ECHO: "the Echo-Capture"}
+
+
 def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
-    """What a legal turn does, as a sentence; with an Echo-Capture, which
-    capture took each stone and what the Echo-Capture found (D-8)."""
+    """What a legal turn does, as a sentence; with an Echo-Capture, which capture took each stone and, when
+    the Echo-Capture took nothing, why (D-8): the normal check took the target first, or no stone of its
+    group met the test."""
     me = pos.to_move
     p, s, e = turn
     if isinstance(p, Place):
@@ -495,38 +493,24 @@ def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
         parts.append(f"{'Echo-Captures' if e.kind == CAPTURE else 'Echo-Locks'} {N(e.cell)}")
     text = and_list(parts)
     captures = {ev.kind: list(ev.cells) for ev in outcome.events if ev.type == EventType.CAPTURE}
-    if e is not None and e.kind == CAPTURE:
-        text += f": {_echo_capture_story(N(e.cell), captures)}"
+    if e is None or e.kind != CAPTURE:
+        taken = [f"{', '.join(c)} ({'Move capture' if k == CaptureKind.MOVE else k})" for k, c in captures.items() if c]
+        text += f", capturing {'; '.join(taken)}" if taken else ""
     else:
-        taken = [
-            f"{', '.join(cells)} ({'Move capture' if kind == CaptureKind.MOVE else kind})"
-            for kind, cells in captures.items()
-            if cells
-        ]
-        if taken:
-            text += f", capturing {'; '.join(taken)}"
+        taken = [f"{by} captures {and_list(captures[kind])}" for kind, by in _BY.items() if captures.get(kind)]
+        nothing = "the Echo-Capture finds nothing"
+        if captures.get(CaptureKind.ECHO):
+            text += f": {'; '.join(taken)}"
+        elif N(e.cell) in (captures.get(CaptureKind.ENCIRCLEMENT) or ()):
+            text += f": {'; '.join(taken)} before the Echo-Capture check, so {nothing} and its charge is spent (D-8)"
+        else:
+            why = f"no stone of {N(e.cell)}'s group meets the test, see the weighing"
+            text += f": {'; '.join([*taken, f'{nothing} ({why}) and its charge is spent (D-8)'])}"
     g = outcome.game
     if g.over:
         ending = "a draw" if g.result == "draw" else f"{g.result} wins"
         text += f"; the game ends: {ending} ({g.reason})"
     return f"{text}."
-
-
-_BY = {CaptureKind.MOVE: "the Move", CaptureKind.ENCIRCLEMENT: "encirclement", CaptureKind.ECHO: "the Echo-Capture"}
-
-
-def _echo_capture_story(target: str, captures: dict[CaptureKind | None, list[str]]) -> str:
-    """Which capture took which stones on a turn with an Echo-Capture of ``target``, and, when the
-    Echo-Capture took nothing, why (D-8): the normal check took the target first, or no stone of its
-    group met the test."""
-    taken = [f"{by} captures {and_list(captures[kind])}" for kind, by in _BY.items() if captures.get(kind)]
-    if captures.get(CaptureKind.ECHO):
-        return "; ".join(taken)
-    if target in (captures.get(CaptureKind.ENCIRCLEMENT) or ()):
-        nothing = "so the Echo-Capture finds nothing and its charge is spent (D-8)"
-        return f"{'; '.join(taken)} before the Echo-Capture check, {nothing}"
-    nothing = f"the Echo-Capture finds nothing (no stone of {target}'s group meets the test, see the weighing)"
-    return "; ".join([*taken, f"{nothing} and its charge is spent (D-8)"])
 
 
 def _explain_illegal(failed: list[Check]) -> str:
