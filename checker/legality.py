@@ -343,9 +343,18 @@ class _Judge:
         raises, lowers = rules.shape_cells(bits, m, landing, RAISE), rules.shape_cells(bits, m, landing, LOWER)
         mandate = rules.mandating_cells(bits, me, raises | lowers)
         mandating = shapes_of(raises & mandate, lowers & mandate)
-        if not mandating:
+        if not mandating:  # why no cell within 2 steps takes a Shape that counts: the cells by reason
+            near, locked = board.WITHIN_2[landing], self.locked
+            own = [c for c in near if stones[c] == me]
+            shut = [c for c in near if stones[c] != me and locked[c]]
+            flat = [c for c in near if stones[c] != me and not locked[c] and tiers[c] == 2 and m.lowers_left == 0]
+            flat_why = f"Tier 2 with no lowers left ({me} has 0 of 6)"
+            reasons = [(own, f"holds {me}'s own stone", f"hold {me}'s own stones"), (shut, "is locked", "are locked")]
+            reasons.append((flat, f"is {flat_why}", f"are {flat_why}"))
+            parts = [f"{_list(cells)} {one if len(cells) == 1 else many}" for cells, one, many in reasons if cells]
             why = f"No legal Shape targets a cell that is not occupied by {me}'s own stone, so the Shape may be"
-            return self.rule("shape.mandate", True, f"{why} left out: {self._shape_blockers(landing)}", [landing])
+            blockers = f"of the {plural(len(near), 'cell')} within 2 steps of {N(landing)}, {'; '.join(parts)}"
+            return self.rule("shape.mandate", True, f"{why} left out: {blockers}", [landing])
         first = min(mandating, key=lambda sh: (STEPS[landing][sh.cell], sh.cell))
         c = first.cell
         d = STEPS[landing][c]
@@ -354,20 +363,6 @@ class _Judge:
         more = f"; {len(mandating)} such Shapes in all" if len(mandating) > 1 else ""
         why = f"{shape_to_htn(first)} is legal ({N(c)}: {where}, Tier {tiers[c]}, unlocked, {occupant}){more}"
         self.rule("shape.mandate", False, why, [c])
-
-    def _shape_blockers(self, landing: Cell) -> str:
-        """Why no cell within 2 steps of the landing cell takes a Shape that counts for the mandate: the
-        cells by reason (the mover's own stone; locked; Tier 2 with no lowers left)."""
-        me, stones, tiers, locked = self.me, self.stones, self.tiers, self.locked
-        near = board.WITHIN_2[landing]
-        own = [c for c in near if stones[c] == me]
-        shut = [c for c in near if stones[c] != me and locked[c]]
-        flat = [c for c in near if stones[c] != me and not locked[c] and tiers[c] == 2 and self.m.lowers_left == 0]
-        flat_why = f"Tier 2 with no lowers left ({me} has 0 of 6)"
-        reasons = [(own, f"holds {me}'s own stone", f"hold {me}'s own stones"), (shut, "is locked", "are locked")]
-        reasons.append((flat, f"is {flat_why}", f"are {flat_why}"))
-        parts = [f"{_list(cells)} {one if len(cells) == 1 else many}" for cells, one, many in reasons if cells]
-        return f"of the {plural(len(near), 'cell')} within 2 steps of {N(landing)}, {'; '.join(parts)}"
 
     def shape_given(self, s: Shape, landing: Cell) -> None:
         me, m, tiers, bits = self.me, self.m, self.tiers, self.bits
@@ -415,10 +410,7 @@ class _Judge:
             self.rule("echo.charge", True, why)
         else:
             self.rule("echo.charge", False, f"{me} has none left, and charges never come back")
-        if e.kind == CAPTURE:
-            self.echo_capture(e.cell)
-        else:
-            self.echo_lock(e.cell)
+        (self.echo_capture if e.kind == CAPTURE else self.echo_lock)(e.cell)
 
     def echo_capture(self, c: Cell) -> None:
         me, stones, bits, cell = self.me, self.stones, self.bits, BIT[c]
