@@ -215,8 +215,7 @@ class _Judge:
         return f"{self.me}'s capture cooldown ({_list(self.m.cooldown)})"
 
     def game_over(self, ended: GameResult | None = None) -> None:
-        reason = game_over_reason(self.pos)
-        if reason is not None:
+        if (reason := game_over_reason(self.pos)) is not None:
             shows = describe_game_over(self.pos, reason)
         elif ended is not None and ended.over:  # a repetition or threefold, known to a replay
             how = "a threefold repetition" if ended.reason == "threefold" else f"a {ended.reason}"
@@ -280,8 +279,7 @@ class _Judge:
             self.rule("place.cooldown", None, f"{me} has no capture cooldown")
         else:  # passed or failed, the check says what the rule requires
             cd, d = sorted(m.cooldown), STEPS[c]
-            ok = BIT[c] & rules.place_cooldown(m)
-            if ok:
+            if ok := BIT[c] & rules.place_cooldown(m):
                 facts = ", ".join(f"{d[k]} from {N(k)}" for k in cd)
             else:
                 cd = [k for k in cd if d[k] < 2]
@@ -380,10 +378,9 @@ class _Judge:
         tier_ok = BIT[c] & rules.shape_tier_limit(kind, bits.tier1, bits.tier2)
         if tier_ok:
             self.rule("shape.tier-limit", True, f"{N(c)} is Tier {t}; the {kind} makes it Tier {to}", [c])
-        elif kind == RAISE:
-            self.add("shape.tier-limit", False, f"{N(c)} is already Tier {t}", [c], "A raise needs Tier 0 or 1")
-        else:
-            self.add("shape.tier-limit", False, f"{N(c)} is Tier 0", [c], "A lower needs Tier 1 or 2")
+        else:  # a raise of Tier 2 or a lower of Tier 0
+            fact, needs = (f"already Tier {t}", "0 or 1") if kind == RAISE else ("Tier 0", "1 or 2")
+            self.add("shape.tier-limit", False, f"{N(c)} is {fact}", [c], f"A {kind} needs Tier {needs}")
         left = m.lowers_left
         if kind == RAISE:
             why = f"A raise does not use the lowering budget ({me} has {left} of 6 lowers left)"
@@ -505,14 +502,6 @@ def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
     return f"{text}."
 
 
-def _explain_illegal(failed: list[Check]) -> str:
-    """Why an illegal turn is illegal, as a sentence: the first failed check's
-    clause, then the others by name (their catalogue titles) and id."""
-    rest = [f"{RULES[c.rule].title} ({c.rule})" for c in failed[1:]]
-    also = f"; also failed: {and_list(rest)}" if rest else ""
-    return f"{failed[0].clause}{also}."
-
-
 def check(
     position: Position,
     turn: Turn,
@@ -542,8 +531,10 @@ def check(
     checks = tuple(judge.checks)
     failed = [c for c in checks if c.status == FAILED]
     htn = turn_to_htn(turn, position)
-    if failed:
-        return Verdict(False, htn, position.to_move, _explain_illegal(failed), checks, None, turn)
+    if failed:  # the first failed check's clause, then the others by title and id
+        rest = [f"{RULES[c.rule].title} ({c.rule})" for c in failed[1:]]
+        why = f"{failed[0].clause}; also failed: {and_list(rest)}." if rest else f"{failed[0].clause}."
+        return Verdict(False, htn, position.to_move, why, checks, None, turn)
     outcome = apply(position, turn, history)
     return Verdict(True, htn, position.to_move, _describe_legal(position, turn, outcome), checks, outcome, turn)
 
