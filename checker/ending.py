@@ -24,8 +24,8 @@ from checker.catalogue import LINKS, end_entry
 from checker.position import MAX_HALF_MOVES, Bits, Position, other
 from checker.projects import has_legal_project
 
-__all__ = ["EndReason", "TiebreakFigures", "GameResult", "network_group", "game_over_reason", "tiebreak_figures"]
-__all__ += ["describe_game_over", "game_status", "end_of_game"]
+__all__ = ["EndReason", "TiebreakFigures", "GameResult", "network_group", "game_over_reason", "describe_game_over"]
+__all__ += ["game_status", "end_of_game"]
 
 N = board.name
 
@@ -109,12 +109,6 @@ def game_over_reason(pos: Position) -> EndReason | None:
     return None
 
 
-def tiebreak_figures(pos: Position, who: str) -> TiebreakFigures:
-    b, ps = pos.bits, pos.player(who)
-    on1, on2 = b.stones(who) & b.tier1, b.stones(who) & b.tier2
-    return TiebreakFigures((on2 & ~b.locked).bit_count(), on1.bit_count() + 2 * on2.bit_count(), ps.captures, ps.raises)
-
-
 _TIEBREAK_WORDS = ("stones on unlocked tier-2 cells", "sum of tiers under their stones", "captures", "raises")
 _TIEBREAK_WINS = ("more " + _TIEBREAK_WORDS[0], "the higher " + _TIEBREAK_WORDS[1], "more captures", "more raises")
 _CAP = f"The half-move cap is reached ({MAX_HALF_MOVES} half-moves)"
@@ -126,7 +120,11 @@ _NO_HISTORY = "repetition and threefold were not evaluated: the request has no h
 def _tiebreak(pos: Position) -> tuple[str, str, dict[str, TiebreakFigures]]:
     """The tiebreak's result and its figures in words: "level on …; then A has more captures (5 to 0).
     A wins." (or the level figures and "a draw")."""
-    figs = {"A": tiebreak_figures(pos, "A"), "B": tiebreak_figures(pos, "B")}
+    figs, bits = {}, pos.bits
+    for who, ps in pos.players.items():
+        on2 = bits.stones(who) & bits.tier2
+        tier_sum = (bits.stones(who) & bits.tier1).bit_count() + 2 * on2.bit_count()
+        figs[who] = TiebreakFigures((on2 & ~bits.locked).bit_count(), tier_sum, ps.captures, ps.raises)
     a, b = figs["A"].as_tuple(), figs["B"].as_tuple()
     for i, wins in enumerate(_TIEBREAK_WINS):
         if a[i] != b[i]:

@@ -57,6 +57,9 @@ class CaptureKind(StrEnum):
     ECHO = "echo"
 
 
+STONE, EDGE, WALL = TermKind
+
+
 class EventType(StrEnum):
     """What an :class:`Event` records."""
 
@@ -78,7 +81,7 @@ class Term:
     cell: str | None = None
 
     def text(self) -> str:
-        where = {TermKind.STONE: self.cell, TermKind.EDGE: "edge"}.get(self.kind, f"wall {self.cell}")
+        where = {STONE: self.cell, EDGE: "edge"}.get(self.kind, f"wall {self.cell}")
         return f"{self.value} ({where})"
 
 
@@ -157,12 +160,9 @@ def _weigh(bits: Bits, mover: str, check: CaptureKind, stones: int, open_: int, 
         if NEIGHBOUR_MASKS[c] & open_:
             continue
         t = bits.tier(c)
+        edge = Term(EDGE, t + 1)  # an edge slot's term, the same for all of them
         terms = tuple(
-            Term(TermKind.EDGE, t + 1)
-            if s is None
-            else Term(TermKind.WALL, t + 1, N(s))
-            if walls & BIT[s]
-            else Term(TermKind.STONE, bits.tier(s), N(s))
+            edge if s is None else Term(WALL, t + 1, N(s)) if walls & BIT[s] else Term(STONE, bits.tier(s), N(s))
             for s in SLOTS[c]
         )
         total = sum(x.value for x in terms)
@@ -203,10 +203,8 @@ def _play(pos: Position, turn: Turn, events: bool) -> tuple[Position, tuple[Even
     if shape is not None:
         a, b, t1, t2, locked = bits
         bits = _new(Bits, (a, b, *rules.shaped_by(t1, t2, shape), locked))
-        if shape.kind == RAISE:
-            m_raises += 1
-        else:
-            m_lowers -= 1
+        m_raises += shape.kind == RAISE
+        m_lowers -= shape.kind != RAISE
     # Step 3: Echo
     if echo is not None:
         m_charges -= 1

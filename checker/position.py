@@ -25,7 +25,7 @@ rejects an inconsistent one before it gets that far.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import eq
@@ -119,9 +119,8 @@ class Bits(NamedTuple):
         return 2 if self.tier2 >> c & 1 else self.tier1 >> c & 1
 
     @classmethod
-    def of(cls, tiers: Iterable[int], stones: Iterable[str | None], locked: Iterable[bool]) -> Bits:
-        ts, ss = tuple(tiers), tuple(stones)
-        return cls(_mask(ss, "A"), _mask(ss, "B"), _mask(ts, 1), _mask(ts, 2), sum(compress(BIT, locked)))
+    def of(cls, tiers: Sequence[int], stones: Sequence[str | None], locked: Iterable[bool]) -> Bits:
+        return cls(_mask(stones, "A"), _mask(stones, "B"), _mask(tiers, 1), _mask(tiers, 2), sum(compress(BIT, locked)))
 
 
 class Position:
@@ -179,10 +178,7 @@ class Position:
     def from_cells(cls, cells: Mapping[Cell, tuple[int, str | None, bool]] | None = None, **fields: Any) -> Position:
         """The start position with ``{cell: (tier, stone, locked)}`` for the cells that differ from it, and any
         field :meth:`replace` takes.  Handy in tests and examples."""
-        board_: list[tuple[int, str | None, bool]] = [(0, None, False)] * board.CELL_COUNT
-        for cell, value in (cells or {}).items():
-            board_[cell] = value
-        tiers, stones, locked = zip(*board_)
+        tiers, stones, locked = zip(*((cells or {}).get(c, (0, None, False)) for c in board.CELLS))
         return cls(tiers, stones, locked, "A", 0, dict.fromkeys(PLAYERS, _START_PLAYER)).replace(**fields)
 
     def replace(self, **changes: Any) -> Position:
