@@ -318,8 +318,7 @@ class _Judge:
             why = f"{N(b)} holds {sb}'s stone on Tier {tiers[b]} and {N(a)} is Tier {tiers[a]}"
             self.rule("move.destination", False, why, [a, b])
         if own and sb != me:  # D-14: the Move happens, removing any enemy stone there
-            stones[a] = None
-            stones[b] = me
+            stones[a], stones[b] = None, me
             self.bits = rules.moved(bits, me, a, b)
 
     def shape(self) -> None:
@@ -354,8 +353,7 @@ class _Judge:
             blockers = f"of the {plural(len(near), 'cell')} within 2 steps of {N(landing)}, {'; '.join(parts)}"
             return self.rule("shape.mandate", True, f"{why} left out: {blockers}", [landing])
         first = min(mandating, key=lambda sh: (STEPS[landing][sh.cell], sh.cell))
-        c = first.cell
-        d = STEPS[landing][c]
+        c, d = first.cell, STEPS[landing][first.cell]
         where = "the landing cell itself" if d == 0 else f"{plural(d, 'step')} from the landing cell {N(landing)}"
         occupant = "empty" if stones[c] is None else f"holding {stones[c]}'s stone"
         more = f"; {len(mandating)} such Shapes in all" if len(mandating) > 1 else ""
