@@ -31,8 +31,7 @@ N = board.name
 
 
 class EndReason(StrEnum):
-    """How a game ended (RULES §8).  A ``StrEnum``: equal to, and written as,
-    its string."""
+    """How a game ended (RULES §8).  A ``StrEnum``: equal to, and written as, its string."""
 
     TAKEOVER = "takeover"
     NETWORK = "network"
@@ -79,8 +78,8 @@ NETWORK_STONES = 5
 
 
 def network_group(bits: Bits, who: str) -> list[Cell]:
-    """``who``'s Network: the largest connected group of ``who``'s stones on
-    tier-2 cells (cells in board order) when it is one, else ``[]``."""
+    """``who``'s Network: the largest connected group of ``who``'s stones on tier-2 cells (cells in board order)
+    when it is one, else ``[]``."""
     on2 = bits.stones(who) & bits.tier2
     best = 0
     while on2.bit_count() >= max(best.bit_count() + 1, NETWORK_STONES):
@@ -229,11 +228,10 @@ def end_of_game(
     history: Sequence[Position] | None,
     has_project: bool | None = None,
 ) -> GameResult:
-    """The end-of-game checks after a turn from ``before`` to ``after``, in
-    the order of RULES §8 (D-11).  ``history`` is the game's earlier positions
-    (not including ``before``); ``None`` means repetition and threefold
-    cannot be evaluated.  ``has_project``: whether the player to move in
-    ``after`` has a legal Project, when the caller knows it already."""
+    """The end-of-game checks after a turn from ``before`` to ``after``, in the order of RULES §8 (D-11).
+    ``history`` is the game's earlier positions (not including ``before``); ``None`` means repetition and
+    threefold cannot be evaluated.  ``has_project``: whether the player to move in ``after`` has a legal
+    Project, when the caller knows it already."""
     me, enemy = before.to_move, other(before.to_move)
     evaluated = history is not None
     rep = "evaluated" if evaluated else "not_evaluated"

@@ -11,11 +11,10 @@ weighing (RULES §4–§7); the end of the game is :mod:`checker.ending`'s.
 >>> out.game.over, out.game.repetition
 (False, 'evaluated')
 
-:func:`apply` assumes the turn is legal (see :func:`checker.legality.check`,
-which calls it for a legal turn).  There is one way to apply a turn,
-:func:`_play`, on the board's masks (:class:`~checker.position.Bits`, changed
-by the moves of :mod:`checker.rules`): :func:`apply` adds the events and the
-end of the game, :func:`after` (perft's and conform's) is the position alone.
+:func:`apply` assumes the turn is legal (see :func:`checker.legality.check`, which calls it for a legal turn).
+There is one way to apply a turn, :func:`_play`, on the board's masks (:class:`~checker.position.Bits`, changed
+by the moves of :mod:`checker.rules`): :func:`apply` adds the events and the end of the game, :func:`after`
+(perft's and conform's) is the position alone.
 """
 
 from __future__ import annotations
@@ -72,9 +71,8 @@ class EventType(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Term:
-    """One slot's part in a capture sum.  ``kind`` is ``'stone'`` (a mover's
-    stone, counting its tier), ``'edge'`` (counting tier + 1) or ``'wall'``
-    (an enemy stone counting like edge, in an Echo-Capture check)."""
+    """One slot's part in a capture sum.  ``kind`` is ``'stone'`` (a mover's stone, counting its tier), ``'edge'``
+    (counting tier + 1) or ``'wall'`` (an enemy stone counting like edge, in an Echo-Capture check)."""
 
     kind: TermKind
     value: int
@@ -135,17 +133,16 @@ class Outcome(NamedTuple):
 
 
 def weigh_encirclement(bits: Bits, mover: str) -> list[Weighing]:
-    """The normal capture check (RULES §7): every opponent stone on tier >= 1
-    whose six slots are all edge or the mover's stones, weighed on this board."""
+    """The normal capture check (RULES §7): every opponent stone on tier >= 1 whose six slots are all edge or the
+    mover's stones, weighed on this board."""
     own, foe = (bits.a, bits.b) if mover == "A" else (bits.b, bits.a)
     return _weigh(bits, mover, CaptureKind.ENCIRCLEMENT, foe, FULL & ~own, 0)
 
 
 def weigh_echo_capture(bits: Bits, mover: str, target: Cell) -> list[Weighing]:
-    """The Echo-Capture check (D-10) on the board the normal check left:
-    every member of the target's group (the target and the stones of its owner
-    joined to it) on tier >= 1 with no empty neighbouring cell, enemy neighbours
-    counting like edge.  Empty when the target is gone."""
+    """The Echo-Capture check (D-10) on the board the normal check left: every member of the target's group (the
+    target and the stones of its owner joined to it) on tier >= 1 with no empty neighbouring cell, enemy
+    neighbours counting like edge.  Empty when the target is gone."""
     foe = bits.stones(other(mover))
     if not foe & BIT[target]:
         return []
@@ -171,9 +168,8 @@ def _weigh(bits: Bits, mover: str, check: CaptureKind, stones: int, open_: int, 
 
 
 def apply(pos: Position, turn: Turn, history: Sequence[Position] | None = None, *, events: bool = True) -> Outcome:
-    """Play a legal ``turn`` from ``pos``: the new position, the events in
-    order, every weighing of the capture checks and the end of the game.
-    ``events=False`` leaves the events out (no message is composed): a replay
+    """Play a legal ``turn`` from ``pos``: the new position, the events in order, every weighing of the capture
+    checks and the end of the game.  ``events=False`` leaves the events out (no message is composed): a replay
     that needs only the positions and the end."""
     after, told, weighings = _play(pos, turn, events)
     return _new(Outcome, (after, told, weighings, end_of_game(pos, after, type(turn.project) is Skip, history)))

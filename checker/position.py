@@ -1,13 +1,11 @@
 """Positions: every field RULES §2 names, as an immutable value.
 
-A :class:`Position` holds each cell's tier, stone and lock, the player to
-move, the half-move count and a :class:`PlayerState` for each of ``A`` and
-``B``.  Positions compare and hash by value, and give their repetition key
-(RULES §8) with :meth:`Position.key`.
+A :class:`Position` holds each cell's tier, stone and lock, the player to move, the half-move count and a
+:class:`PlayerState` for each of ``A`` and ``B``.  Positions compare and hash by value, and give their
+repetition key (RULES §8) with :meth:`Position.key`.
 
-A position built from client input may break the conditions of D-3.
-Like python-chess's ``Board.status()``, :meth:`Position.problems` says
-*every* condition that is broken, each under its ``position.*`` id:
+A position built from client input may break the conditions of D-3.  Like python-chess's ``Board.status()``,
+:meth:`Position.problems` says *every* condition that is broken, each under its ``position.*`` id:
 
 >>> from checker.position import Position
 >>> start = Position.start()
@@ -98,9 +96,8 @@ def _spread(empty: _V, *masks: tuple[int, _V]) -> tuple[_V, ...]:
 
 
 class Bits(NamedTuple):
-    """A board as masks (:mod:`checker.board`): each player's stones, the
-    tier-1 and tier-2 cells, the locked cells.  What :mod:`checker.rules`
-    states the rules on."""
+    """A board as masks (:mod:`checker.board`): each player's stones, the tier-1 and tier-2 cells, the locked
+    cells.  What :mod:`checker.rules` states the rules on."""
 
     a: int
     b: int
@@ -126,13 +123,11 @@ class Bits(NamedTuple):
 class Position:
     """An immutable Hexodic position.
 
-    ``tiers``, ``stones`` and ``locked`` are tuples indexed by cell (board
-    order); a stone is ``'A'``, ``'B'`` or ``None``.  ``players`` maps
-    ``'A'`` and ``'B'`` to their :class:`PlayerState`.
+    ``tiers``, ``stones`` and ``locked`` are tuples indexed by cell (board order); a stone is ``'A'``, ``'B'``
+    or ``None``.  ``players`` maps ``'A'`` and ``'B'`` to their :class:`PlayerState`.
 
-    The board is held two ways, each made from the other when first asked:
-    the tuples (what a client gives, and what may break D-3) and the masks,
-    :attr:`bits` (what the rules decide on, and what a turn's position after
+    The board is held two ways, each made from the other when first asked: the tuples (what a client gives, and
+    what may break D-3) and the masks, :attr:`bits` (what the rules decide on, and what a turn's position after
     is made as).  The repetition key is made of the masks.
     """
 
@@ -159,9 +154,8 @@ class Position:
 
     @classmethod
     def _made(cls, bits: Bits, to_move: str, half_moves: int, players: tuple[PlayerState, PlayerState]) -> Position:
-        """A position from the board as masks and the players as (A, B): what
-        :func:`checker.play.apply` makes after every turn, without the checks of
-        ``__init__`` (the tuples are made when first asked)."""
+        """A position from the board as masks and the players as (A, B): what :func:`checker.play.apply` makes
+        after every turn, without the checks of ``__init__`` (the tuples are made when first asked)."""
         self = object.__new__(cls)
         self._tiers = self._stones = self._locked = None
         self.to_move, self.half_moves, self._players = to_move, half_moves, players
@@ -249,7 +243,7 @@ class Position:
 
     def __repr__(self) -> str:
         # Not HPN: this module is below the notation (checker.notation imports it).
-        stones = sum(s is not None for s in self.stones)
+        stones = (self.bits.a | self.bits.b).bit_count()
         return f"<Position {self.to_move} to move, half-move {self.half_moves}, {stones} stones>"
 
     def problems(self) -> list[Problem]:
