@@ -1,8 +1,7 @@
 """The end of the game: how a game ended, and the words for it (RULES §8).
 
-:func:`game_over_reason` says why a position accepts no turn (D-13) and
-:func:`describe_game_over` words it, :func:`game_status` words a position's
-state before any turn, :func:`end_of_game` runs the checks after a turn (D-11).
+:func:`game_over_reason` says why a position accepts no turn (D-13) and :func:`describe_game_over` words it,
+:func:`game_status` words a position's state before any turn, :func:`end_of_game` runs the checks after a turn (D-11).
 
 >>> from checker.position import Position
 >>> game_over_reason(Position.start()) is None
