@@ -1,10 +1,9 @@
 """Checking a turn: a check per rule id, in words, composed into a verdict.
 
-:func:`check` judges a turn against every rule of RULES §9 that concerns it,
-in turn order, and says why.  Each rule is decided by its function in
-:mod:`checker.rules` (the one the generator, the quick turn test and perft's
-count use too) on the board as it stands at the step; this module keeps only
-the words: the facts of the board each check explains with.
+:func:`check` judges a turn against every rule of RULES §9 that concerns it, in turn order, and says why.  Each rule is
+decided by its function in :mod:`checker.rules` (the one the generator, the quick turn test and perft's count use too)
+on the board as it stands at the step; this module keeps only the words: the facts of the board each check explains
+with.
 
 >>> from checker.position import Position
 >>> from checker.notation import parse_htn
@@ -16,9 +15,8 @@ the words: the facts of the board each check explains with.
 >>> check(Position.start(), parse_htn("c3 +d4")).legal
 True
 
-Later steps are judged even when an earlier one fails (D-14): each declared
-step's physical effect is applied where it can be, and the Shape and Echo
-are judged on the board as it then stands.
+Later steps are judged even when an earlier one fails (D-14): each declared step's physical effect is applied where it
+can be, and the Shape and Echo are judged on the board as it then stands.
 """
 
 from __future__ import annotations
@@ -197,8 +195,8 @@ class _Judge:
             self.add(rule, False, shows, cells, _REQUIRES[rule].format(me=self.me))
 
     def _after_project(self, c: Cell, fact: str) -> str:
-        """``fact`` about ``c``'s stone, saying so when this turn's Project changed it
-        (the board the player sees still shows it as it was)."""
+        """``fact`` about ``c``'s stone, saying so when this turn's Project changed it (the board the player sees still
+        shows it as it was)."""
         if self.stones[c] == self.pos.stones[c]:
             return fact
         p = self.turn.project
@@ -510,12 +508,10 @@ def check(
 ) -> Verdict:
     """Judge ``turn`` played from ``position``.
 
-    ``history`` is the game's earlier positions, oldest first, not including
-    ``position``; without it repetition and threefold are reported as not
-    evaluated.  Raises :class:`InconsistentPosition` when the position breaks
-    D-3 (pass ``assume_consistent=True`` when the caller has checked already).
-    ``ended``: a replay's game after the turn before, which may have ended it
-    in a way the position alone cannot show (a repetition or a threefold).
+    ``history`` is the game's earlier positions, oldest first, not including ``position``; without it repetition and
+    threefold are reported as not evaluated.  Raises :class:`InconsistentPosition` when the position breaks D-3 (pass
+    ``assume_consistent=True`` when the caller has checked already).  ``ended``: a replay's game after the turn before,
+    which may have ended it in a way the position alone cannot show (a repetition or a threefold).
     """
     if not assume_consistent and (problems := position.problems()):
         raise InconsistentPosition(problems)
@@ -538,9 +534,8 @@ def check(
 
 
 def consistency_checks(position: Position) -> list[Check]:
-    """Every ``position.*`` condition of D-3 as checks, in catalogue order: one
-    failed check per broken condition (with its message), one passed check
-    for each condition that holds."""
+    """Every ``position.*`` condition of D-3 as checks, in catalogue order: one failed check per broken condition (with
+    its message), one passed check for each condition that holds."""
     problems = position.problems()
     out: list[Check] = []
     for rule in [r for r in RULE_IDS if r.startswith("position.")]:
@@ -562,9 +557,8 @@ class Validation:
 
 
 def validate(position: Position) -> Validation:
-    """Every ``position.*`` check, and for a consistent position whether the
-    game is over, whether the cooldown skip applies and how many legal turns
-    there are."""
+    """Every ``position.*`` check, and for a consistent position whether the game is over, whether the cooldown skip
+    applies and how many legal turns there are."""
     checks = tuple(consistency_checks(position))
     if not position.is_consistent():
         return Validation(position, False, checks, None, None, None)
