@@ -1,12 +1,10 @@
 """Board geometry: the 37 cells, their names, neighbours, steps and edge slots.
 
-The board is the hexagon of side 4 (RULES §1, D-1).  A cell is named by a row
-letter ``a``–``g`` and a column digit ``1``–``7``; the name is valid when
-``|row - column| <= 3`` with rows numbered a=1 … g=7.
+The board is the hexagon of side 4 (RULES §1, D-1).  A cell is named by a row letter ``a``–``g`` and a column digit
+``1``–``7``; the name is valid when ``|row - column| <= 3`` with rows numbered a=1 … g=7.
 
-Cells are plain ``int`` indices ``0``–``36`` in *board order* (a1, a2, …, g7),
-like squares in python-chess, so they compare and hash for free.  Module
-constants name every cell:
+Cells are plain ``int`` indices ``0``–``36`` in *board order* (a1, a2, …, g7), like squares in python-chess, so they
+compare and hash for free.  Module constants name every cell:
 
 >>> from checker import board
 >>> board.D4 == board.CENTRE
@@ -22,10 +20,9 @@ True
 >>> board.EDGE_SLOTS[board.A1], board.EDGE_SLOTS[board.A2], board.EDGE_SLOTS[board.D4]
 (3, 2, 0)
 
-Sets of cells are also held as 37-bit masks (plain ``int``; bit ``c`` is
-cell ``c``), the way python-chess packs squares into 64-bit masks: the rules
-(:mod:`checker.rules`) are stated on masks, and :func:`cells` lists a mask's
-cells in board order:
+Sets of cells are also held as 37-bit masks (plain ``int``; bit ``c`` is cell ``c``), the way python-chess packs squares
+into 64-bit masks: the rules (:mod:`checker.rules`) are stated on masks, and :func:`cells` lists a mask's cells in board
+order:
 
 >>> names(cells(NEIGHBOUR_MASKS[A1]))
 ['a2', 'b1', 'b2']
@@ -134,8 +131,8 @@ class CellError(ValueError):
 
 
 def connected(seed: int, within: int) -> int:
-    """The cells of ``within`` joined to ``seed`` (a mask inside it) through neighbouring cells of
-    ``within``, as a mask: a group of stones."""
+    """The cells of ``within`` joined to ``seed`` (a mask inside it) through neighbouring cells of ``within``, as a
+    mask: a group of stones."""
     group = frontier = seed
     while frontier:
         near = 0

@@ -1,5 +1,4 @@
-"""Words shared by the checker's messages: a count with its noun, a list
-joined with "and".
+"""Words shared by the checker's messages: a count with its noun, a list joined with "and".
 
 >>> plural(1, "step"), plural(3, "step")
 ('1 step', '3 steps')
