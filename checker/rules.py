@@ -1,16 +1,14 @@
 """The rules of a turn, each stated once: one function per rule id (RULES §4–§6, §9).
 
-A rule about a cell says which cells it allows, as a mask (:mod:`checker.board`)
-of the board as it stands at its step (:class:`~checker.position.Bits`); a rule
-about the player alone says whether it holds.  Every door decides with these:
+A rule about a cell says which cells it allows, as a mask (:mod:`checker.board`) of the board as it stands at its step
+(:class:`~checker.position.Bits`); a rule about the player alone says whether it holds.  Every door decides with these:
 
-- the judge (:mod:`checker.legality`) tests the declared cell against a rule's
-  mask, one check per rule id, and explains with the board's facts;
-- the generator and the quick turn test (:mod:`checker.generate`), the legal
-  Projects (:mod:`checker.projects`) and perft's counts (:mod:`checker.counting`)
-  intersect the same masks (the compositions below: :func:`place_cells`,
-  :func:`move_cells`, :func:`shape_cells`, :func:`mandating_cells`,
-  :func:`echo_capture_cells`, :func:`echo_lock_cells`).
+- the judge (:mod:`checker.legality`) tests the declared cell against a rule's mask, one check per rule id, and explains
+  with the board's facts;
+- the generator and the quick turn test (:mod:`checker.generate`), the legal Projects (:mod:`checker.projects`) and
+  perft's counts (:mod:`checker.counting`) intersect the same masks (the compositions below: :func:`place_cells`,
+  :func:`move_cells`, :func:`shape_cells`, :func:`mandating_cells`, :func:`echo_capture_cells`,
+  :func:`echo_lock_cells`).
 
 >>> from checker import board
 >>> from checker.position import Position
@@ -20,10 +18,8 @@ about the player alone says whether it holds.  Every door decides with these:
 >>> place_cells(start.bits, start.mover).bit_count()
 36
 
-The tier rules take the tier masks alone, because the Echo is judged on the
-board after the Shape: :func:`shaped` gives them.  ``game.over`` is
-:mod:`checker.ending`'s; the ``position.*`` conditions (D-3) are
-:mod:`checker.position`'s.
+The tier rules take the tier masks alone, because the Echo is judged on the board after the Shape: :func:`shaped` gives
+them.  ``game.over`` is :mod:`checker.ending`'s; the ``position.*`` conditions (D-3) are :mod:`checker.position`'s.
 """
 
 from __future__ import annotations
@@ -75,16 +71,15 @@ def place_cooldown(m: PlayerState) -> int:
 
 
 def place_cells(bits: Bits, m: PlayerState, ignore_cooldown: bool = False) -> int:
-    """The cells the mover may Place on: every ``place.*`` rule but the reserve
-    (and but the cooldown with ``ignore_cooldown``)."""
+    """The cells the mover may Place on: every ``place.*`` rule but the reserve (and but the cooldown with
+    ``ignore_cooldown``)."""
     allowed = place_empty(bits) & place_unlocked(bits) & place_opening_restriction(m)
     return allowed if ignore_cooldown or not m.cooldown else allowed & place_cooldown(m)
 
 
 def project_skip(bits: Bits, m: PlayerState) -> bool:
-    """``project.skip`` (RULES §4, D-4): the cooldown skip applies when the mover
-    has stones in reserve and a capture cooldown that leaves no cell to Place
-    on, while some cell would be free without it."""
+    """``project.skip`` (RULES §4, D-4): the cooldown skip applies when the mover has stones in reserve and a capture
+    cooldown that leaves no cell to Place on, while some cell would be free without it."""
     return (
         place_reserve(m)
         and bool(m.cooldown)
@@ -124,8 +119,8 @@ def move_adjacent(a: Cell) -> int:
 
 
 def move_destination(bits: Bits, me: str, a: Cell) -> int:
-    """``move.destination``: an empty cell, or an enemy stone on a tier strictly
-    lower than the from-cell's (a Move capture); never the mover's own stone."""
+    """``move.destination``: an empty cell, or an enemy stone on a tier strictly lower than the from-cell's (a Move
+    capture); never the mover's own stone."""
     return move_destinations(bits, me)[bits.tier(a)]
 
 
@@ -136,8 +131,8 @@ def move_destinations(bits: Bits, me: str) -> tuple[int, int, int]:
 
 
 def move_cells(bits: Bits, me: str, a: Cell, destinations: tuple[int, int, int] | None = None) -> int:
-    """Where the stone on ``a`` may Move: ``move.adjacent`` and ``move.destination``
-    (``destinations``: :func:`move_destinations`, when the caller has it already)."""
+    """Where the stone on ``a`` may Move: ``move.adjacent`` and ``move.destination`` (``destinations``:
+    :func:`move_destinations`, when the caller has it already)."""
     return move_adjacent(a) & (destinations or move_destinations(bits, me))[bits.tier(a)]
 
 
@@ -165,8 +160,8 @@ def shape_lowering_budget(kind: ShapeKind, m: PlayerState) -> bool:
 
 
 def shape_targets(bits: Bits, m: PlayerState, kind: ShapeKind) -> int:
-    """The cells a Shape of ``kind`` may target, the range aside: every other ``shape.*`` rule.
-    A Project changes no tier and no lock, so these are the same before and after it."""
+    """The cells a Shape of ``kind`` may target, the range aside: every other ``shape.*`` rule.  A Project changes no
+    tier and no lock, so these are the same before and after it."""
     if not shape_lowering_budget(kind, m):
         return 0
     return shape_unlocked(bits) & shape_tier_limit(kind, bits.tier1, bits.tier2)
@@ -178,16 +173,14 @@ def shape_cells(bits: Bits, m: PlayerState, landing: Cell, kind: ShapeKind) -> i
 
 
 def mandating_cells(bits: Bits, me: str, legal: int) -> int:
-    """``shape.mandate``: of the cells a legal Shape targets (``legal``), those that
-    make the Shape mandatory, not occupied by the mover's own stone; the Shape may
-    be left out only when there is none."""
+    """``shape.mandate``: of the cells a legal Shape targets (``legal``), those that make the Shape mandatory, not
+    occupied by the mover's own stone; the Shape may be left out only when there is none."""
     return legal & ~bits.stones(me)
 
 
 def shaped(tier1: int, tier2: int, kind: ShapeKind, where: int) -> tuple[int, int]:
-    """The tier masks after a legal Shape of ``kind`` on each cell of ``where``
-    (each cell's tier as its own Shape leaves it: a raise 0 -> 1 -> 2, a lower
-    2 -> 1 -> 0)."""
+    """The tier masks after a legal Shape of ``kind`` on each cell of ``where`` (each cell's tier as its own Shape
+    leaves it: a raise 0 -> 1 -> 2, a lower 2 -> 1 -> 0)."""
     if kind == RAISE:
         return (tier1 & ~where) | (where & ~(tier1 | tier2)), tier2 | (tier1 & where)
     return (tier1 & ~where) | (tier2 & where), tier2 & ~where
@@ -257,15 +250,15 @@ def echo_lock_unlocked(bits: Bits) -> int:
 
 
 def echo_capture_cells(bits: Bits, me: str, among: int = FULL) -> int:
-    """The Echo-Capture targets after the Shape, the tier aside (``echo-capture.enemy``,
-    ``.sealed``, ``.contact``), of ``among``; and them with :func:`echo_capture_tier`."""
+    """The Echo-Capture targets after the Shape, the tier aside (``echo-capture.enemy``, ``.sealed``, ``.contact``), of
+    ``among``; and them with :func:`echo_capture_tier`."""
     enemy = echo_capture_enemy(bits, me) & among
     return echo_capture_contact(bits, me, echo_capture_sealed(bits, enemy)) if enemy else 0
 
 
 def echo_lock_cells(bits: Bits, me: str, m: PlayerState) -> int:
-    """The Echo-Lock targets after the Shape, the tier aside (``echo-lock.once``,
-    ``.own-stone``, ``.unlocked``); and them with :func:`echo_lock_tier`."""
+    """The Echo-Lock targets after the Shape, the tier aside (``echo-lock.once``, ``.own-stone``, ``.unlocked``); and
+    them with :func:`echo_lock_tier`."""
     if not echo_lock_once(m):
         return 0
     return echo_lock_own_stone(bits, me) & echo_lock_unlocked(bits)
