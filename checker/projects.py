@@ -1,6 +1,5 @@
-"""Legal Projects: where the player to move may Place, whether the cooldown
-skip applies, which Moves are legal, and whether any Project is legal at all
-(without one, the player is Strangled: RULES §4, §8).
+"""Legal Projects: where the player to move may Place, whether the cooldown skip applies, which Moves are legal, and
+whether any Project is legal at all (without one, the player is Strangled: RULES §4, §8).
 
 >>> from checker.position import Bits, Position
 >>> from checker.projects import place_cells, has_legal_project
@@ -9,10 +8,9 @@ skip applies, which Moves are legal, and whether any Project is legal at all
 >>> has_legal_project(Position.start())
 True
 
-Each is composed of the rules of :mod:`checker.rules`; :mod:`checker.generate`
-builds every legal turn on these, :mod:`checker.ending` asks
-:func:`has_legal_project` for Strangle, and :mod:`checker.legality` names the
-same cells in its messages.
+Each is composed of the rules of :mod:`checker.rules`; :mod:`checker.generate` builds every legal turn on these,
+:mod:`checker.ending` asks :func:`has_legal_project` for Strangle, and :mod:`checker.legality` names the same cells in
+its messages.
 """
 
 from __future__ import annotations
@@ -43,15 +41,14 @@ def skip_applies(pos: Position) -> bool:
 
 
 def legal_moves(pos: Position) -> list[Move]:
-    """Every legal Move of the player to move, by from-cell, then to-cell (the
-    reserve aside: ``move.own-stone``, ``move.adjacent``, ``move.destination``)."""
+    """Every legal Move of the player to move, by from-cell, then to-cell (the reserve aside: ``move.own-stone``,
+    ``move.adjacent``, ``move.destination``)."""
     return [p for p, _, _ in _move_ends(pos.bits, pos.to_move)]
 
 
 def has_legal_project(pos: Position) -> bool:
-    """Whether the player to move has any legal Project (else: Strangle).
-    With stones in reserve, a Place or the cooldown skip (some cell to Place
-    on without the cooldown); otherwise a Move."""
+    """Whether the player to move has any legal Project (else: Strangle).  With stones in reserve, a Place or the
+    cooldown skip (some cell to Place on without the cooldown); otherwise a Move."""
     bits, m = pos.bits, pos.mover
     if rules.place_reserve(m):
         return bool(rules.place_cells(bits, m, True))  # the cooldown aside
@@ -79,8 +76,7 @@ def project_is_legal(pos: Position, project: Project) -> bool:
 
 
 def legal_projects(pos: Position) -> Sequence[Project]:
-    """The legal Projects of the player to move, in the documented order
-    (see :mod:`checker.generate`)."""
+    """The legal Projects of the player to move, in the documented order (see :mod:`checker.generate`)."""
     return [p for p, _, _ in legal_ends(pos)]
 
 
@@ -90,8 +86,8 @@ _MOVE_ENDS = tuple({b: (MOVES[a, b], BIT[a], b) for b in NEIGHBOURS[a]} for a in
 
 
 def legal_ends(pos: Position) -> Sequence[tuple[Project, int, Cell | None]]:
-    """:func:`legal_projects`, each with its from-cell as a mask (0 but for a Move) and its
-    landing cell (``None`` on the cooldown skip): what a Project changes on the board."""
+    """:func:`legal_projects`, each with its from-cell as a mask (0 but for a Move) and its landing cell (``None`` on
+    the cooldown skip): what a Project changes on the board."""
     bits, m = pos.bits, pos.mover
     if rules.place_reserve(m):
         if rules.project_skip(bits, m):

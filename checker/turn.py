@@ -1,9 +1,7 @@
 """Turns as small immutable values (RULES §3, §11).
 
-A :class:`Turn` is a Project (:class:`Place`, :class:`Move` or :class:`Skip`),
-then an optional :class:`Shape`, then an optional :class:`Echo`.  Every part
-compares and hashes by value, and parts of different kinds never compare
-equal:
+A :class:`Turn` is a Project (:class:`Place`, :class:`Move` or :class:`Skip`), then an optional :class:`Shape`, then an
+optional :class:`Echo`.  Every part compares and hashes by value, and parts of different kinds never compare equal:
 
 >>> from checker import board
 >>> from checker.turn import Turn, Place, Shape
@@ -13,8 +11,8 @@ True
 >>> t.landing == board.C3
 True
 
-Shape and Echo kinds are closed sets, :class:`ShapeKind` and
-:class:`EchoKind`; a plain string is taken and stored as the member:
+Shape and Echo kinds are closed sets, :class:`ShapeKind` and :class:`EchoKind`; a plain string is taken and stored as
+the member:
 
 >>> t.shape.kind is ShapeKind.RAISE, t.shape.kind == "raise"
 (True, True)
@@ -92,8 +90,7 @@ class Shape:
 
 @dataclass(frozen=True, slots=True)
 class Echo:
-    """Step 3: ``kind`` is an :class:`EchoKind` (``'capture'``: Echo-Capture,
-    ``'lock'``: Echo-Lock)."""
+    """Step 3: ``kind`` is an :class:`EchoKind` (``'capture'``: Echo-Capture, ``'lock'``: Echo-Lock)."""
 
     kind: EchoKind
     cell: Cell
@@ -102,9 +99,8 @@ class Echo:
         object.__setattr__(self, "kind", EchoKind(self.kind))
 
 
-# Interned parts: every possible Place, Shape and Echo, made once.  The parser
-# (checker.notation) and the generator (checker.generate) hand out these very
-# objects, so comparing a parsed turn with generated ones mostly meets the same
+# Interned parts: every possible Place, Shape and Echo, made once.  The parser (checker.notation) and the generator
+# (checker.generate) hand out these very objects, so comparing a parsed turn with generated ones mostly meets the same
 # object (schemas/writers.py also looks their JSON up by identity).
 PLACES = tuple(Place(c) for c in CELLS)
 RAISES = tuple(Shape(RAISE, c) for c in CELLS)
@@ -122,8 +118,7 @@ class Turn(NamedTuple):
 
     @property
     def landing(self) -> Cell | None:
-        """The landing cell: the placed stone's cell or the Move's to-cell;
-        ``None`` on a skip."""
+        """The landing cell: the placed stone's cell or the Move's to-cell; ``None`` on a skip."""
         p = self.project
         if isinstance(p, Place):
             return p.cell
