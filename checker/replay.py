@@ -7,11 +7,9 @@
 >>> position_to_hpn(r.final)
 '0000/00000/000A000/0002000/0000B00/00000/0000 A 6:3:6:0:1:P:- 6:3:6:0:1:P:- 2'
 
-From the start position the whole history is known, so repetition and
-threefold are judged.  From another ``start`` they are judged only when the
-game's positions before it are given as ``history``.  A turn after the
-game's end is illegal (``game.over``), the end by a repetition or a
-threefold included (which the position alone cannot show).
+From the start position the whole history is known, so repetition and threefold are judged.  From another ``start`` they
+are judged only when the game's positions before it are given as ``history``.  A turn after the game's end is illegal
+(``game.over``), the end by a repetition or a threefold included (which the position alone cannot show).
 """
 
 from __future__ import annotations
@@ -47,30 +45,27 @@ class Replay:
 
 
 def replay(turns: Sequence[Turn], start: Position | None = None, history: Iterable[Position] | None = None) -> Replay:
-    """Check and apply ``turns`` in order from ``start`` (default: the start
-    position), stopping at the first illegal turn."""
+    """Check and apply ``turns`` in order from ``start`` (default: the start position), stopping at the first illegal
+    turn."""
     return _replay(turns, start, history, quick=False)
 
 
 def replay_quickly(
     turns: Sequence[Turn], start: Position | None = None, history: Iterable[Position] | None = None
 ) -> Replay:
-    """:func:`replay` for a whole game when only its first illegal turn needs
-    explaining: each turn is decided (:func:`checker.generate.turn_is_legal`)
-    and applied without its events (:func:`checker.play.apply`'s two parts,
-    :func:`checker.play.after` and :func:`checker.ending.end_of_game`, with
-    the next turn's Project decided between them: a legal one spares the
-    search for a legal Project, Strangle's); the first illegal one is judged
-    by :func:`checker.legality.check`, explanation and all.  Equal to
-    :func:`replay` but for ``verdicts``, which holds only that verdict.
+    """:func:`replay` for a whole game when only its first illegal turn needs explaining: each turn is decided
+    (:func:`checker.generate.turn_is_legal`) and applied without its events (:func:`checker.play.apply`'s two parts,
+    :func:`checker.play.after` and :func:`checker.ending.end_of_game`, with the next turn's Project decided between
+    them: a legal one spares the search for a legal Project, Strangle's); the first illegal one is judged by
+    :func:`checker.legality.check`, explanation and all.  Equal to :func:`replay` but for ``verdicts``, which holds only
+    that verdict.
 
     >>> from checker.notation import parse_htn
     >>> r = replay_quickly([parse_htn("c3 +d4"), parse_htn("e5 +d4"), parse_htn("e5 +d5")])
     >>> r.checked, r.first_illegal.index, r.first_illegal.verdict.violations
     (3, 2, ['place.empty'])
 
-    B's seven stones boxed in by A's but for c3: A's Place there Strangles B,
-    whatever the next turn holds.
+    B's seven stones boxed in by A's but for c3: A's Place there Strangles B, whatever the next turn holds.
 
     >>> from checker.notation import parse_hpn
     >>> boxed = parse_hpn("0B0B0B0A/0B0B0B0A0/0B0A00A00/0A0A00000/000000/00000/0000 A 1:3:6:0:0:P:- 0:3:6:0:0:P:- 14")
