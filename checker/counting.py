@@ -1,9 +1,8 @@
 """Perft: how many legal turn sequences of a given length a position has.
 
-Engine authors prove a move generator the way chess programmers do: count
-the legal turn sequences of each length from a few positions and compare the
-counts with a trusted engine's; where they differ, *divide* (the count below
-each first turn) and descend to the position whose legal turns differ.
+Engine authors prove a move generator the way chess programmers do: count the legal turn sequences of each length from a
+few positions and compare the counts with a trusted engine's; where they differ, *divide* (the count below each first
+turn) and descend to the position whose legal turns differ.
 
 >>> from checker import perft
 >>> from checker.position import Position
@@ -15,19 +14,16 @@ each first turn) and descend to the position whose legal turns differ.
 What is counted (docs/perft.md):
 
 - ``perft(position, 0)`` is 1 (the empty sequence);
-- a position where the game is over has no further turns, so every count
-  from it at depth 1 or more is 0, and a turn that ends the game ends its
-  sequence (:func:`checker.generate.legal_turns` is empty there);
-- no history is carried: repetition and threefold never end a sequence (a
-  position's turns do not depend on how it was reached);
-- turns are those of :func:`checker.generate.legal_turns`, one per distinct
-  turn, each applied by :func:`checker.play.after` (:func:`checker.play.apply`'s
-  one way, without the events and the end of the game); the last ply is
-  counted in bulk by :func:`checker.generate.count_turns` (the legal-turn
-  list's own branches, counted).
+- a position where the game is over has no further turns, so every count from it at depth 1 or more is 0, and a turn
+  that ends the game ends its sequence (:func:`checker.generate.legal_turns` is empty there);
+- no history is carried: repetition and threefold never end a sequence (a position's turns do not depend on how it was
+  reached);
+- turns are those of :func:`checker.generate.legal_turns`, one per distinct turn, each applied by
+  :func:`checker.play.after` (:func:`checker.play.apply`'s one way, without the events and the end of the game); the
+  last ply is counted in bulk by :func:`checker.generate.count_turns` (the legal-turn list's own branches, counted).
 
-The published table of counts is ``checker/data/perft.json`` (and
-docs/perft.md, made from it: :mod:`checker.tools.perft_table`, ``make perft``).
+The published table of counts is ``checker/data/perft.json`` (and docs/perft.md, made from it:
+:mod:`checker.tools.perft_table`, ``make perft``).
 """
 
 from __future__ import annotations
@@ -59,9 +55,8 @@ class BudgetExceeded(Exception):
 
 
 class Budget:
-    """A limit on the work of one count: the number of positions *expanded*
-    (whose legal turns are listed or counted).  A count to depth ``d``
-    expands every position at ply 0 … d-1: perft(0) + … + perft(d - 1)."""
+    """A limit on the work of one count: the number of positions *expanded* (whose legal turns are listed or counted).
+    A count to depth ``d`` expands every position at ply 0 … d-1: perft(0) + … + perft(d - 1)."""
 
     __slots__ = ("limit", "spent", "pause")
 
@@ -116,21 +111,18 @@ def perft(
 
 
 FAR_OVER = 4
-"""A count is refused on its estimate alone when the estimate passes this many
-times the budget; nearer the budget it is counted (and stopped at the budget),
-so a count that needs exactly its budget is answered."""
+"""A count is refused on its estimate alone when the estimate passes this many times the budget; nearer the budget it is
+counted (and stopped at the budget), so a count that needs exactly its budget is answered."""
 
 ESTIMATE_WALKS = 16
 """Random descents of an estimate: a few milliseconds of work."""
 
 
 def estimate_expansions(position: Position, depth: int, walks: int = ESTIMATE_WALKS) -> float:
-    """Knuth's estimate of the positions a count to ``depth`` expands: each of
-    ``walks`` random descents multiplies the branching factors it meets, and
-    the level's size is the mean of those products.  Exact for depth 1 and 2.
-    The descents are seeded from the position and the depth, so the same
-    request gets the same estimate in every process (Python's ``hash`` of text
-    is not: it is salted per process).
+    """Knuth's estimate of the positions a count to ``depth`` expands: each of ``walks`` random descents multiplies the
+    branching factors it meets, and the level's size is the mean of those products.  Exact for depth 1 and 2.  The
+    descents are seeded from the position and the depth, so the same request gets the same estimate in every process
+    (Python's ``hash`` of text is not: it is salted per process).
 
     >>> estimate_expansions(Position.start(), 2)
     481.0
@@ -157,10 +149,9 @@ def estimate_expansions(position: Position, depth: int, walks: int = ESTIMATE_WA
 
 
 def expansions(position: Position, depth: int, budget: int | None = None, pause: Pause = None) -> int:
-    """How many positions a count to ``depth`` expands, each level counted
-    with the budget; :class:`BudgetExceeded` as soon as the sum passes it.
-    The counts cost about a branching factor less than the count itself, so
-    a count over the budget is refused after a fraction of its work."""
+    """How many positions a count to ``depth`` expands, each level counted with the budget; :class:`BudgetExceeded` as
+    soon as the sum passes it.  The counts cost about a branching factor less than the count itself, so a count over the
+    budget is refused after a fraction of its work."""
     total = 0
     for k in range(depth):
         total += perft(position, k, budget=budget, pause=pause)
@@ -170,17 +161,14 @@ def expansions(position: Position, depth: int, budget: int | None = None, pause:
 
 
 BUDGET = 50_000
-"""The work budget of ``POST /v1/perft``: positions expanded.  Depth 2
-expands 1 + perft(1) positions, and perft(1) is at most 42 × 39 × 15 =
-24,570 (at most 42 Projects: 36 Places, or 7 stones × 6 Moves; at most 39
-Shape choices: a raise and a lower of each of the 19 cells within 2 steps,
-or none; at most 15 Echo choices: none, or one of 7 enemy or 7 own stones),
-so depth 2 from any position fits."""
+"""The work budget of ``POST /v1/perft``: positions expanded.  Depth 2 expands 1 + perft(1) positions, and perft(1) is
+at most 42 × 39 × 15 = 24,570 (at most 42 Projects: 36 Places, or 7 stones × 6 Moves; at most 39 Shape choices: a raise
+and a lower of each of the 19 cells within 2 steps, or none; at most 15 Echo choices: none, or one of 7 enemy or 7 own
+stones), so depth 2 from any position fits."""
 
 
 class PerftCount(NamedTuple):
-    """A count with what it counts: ``divide`` holds ``(turn, nodes)`` pairs,
-    or is ``None`` when not asked for."""
+    """A count with what it counts: ``divide`` holds ``(turn, nodes)`` pairs, or is ``None`` when not asked for."""
 
     position: Position
     depth: int
@@ -191,8 +179,7 @@ class PerftCount(NamedTuple):
 def perft_count(
     position: Position, depth: int, divide: bool = False, budget: int | None = None, pause: Pause = None
 ) -> PerftCount:
-    """:func:`perft` as a :class:`PerftCount` (what ``hexodic-check perft``
-    and ``POST /v1/perft`` answer)."""
+    """:func:`perft` as a :class:`PerftCount` (what ``hexodic-check perft`` and ``POST /v1/perft`` answer)."""
     if not divide:
         return PerftCount(position, depth, perft(position, depth, budget=budget, pause=pause))
     pairs = tuple(perft(position, depth, True, budget, pause))
