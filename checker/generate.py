@@ -2,14 +2,12 @@
 
 The enumeration order is fixed and documented, so clients can compare lists:
 
-1. Projects: every Place in board order of its cell (a1 … g7); or every
-   Move by from-cell, then to-cell, both in board order; or the cooldown
-   skip alone when it applies.
-2. For each Project: no Shape first (when the Shape may be left out), then
-   Shapes by cell in board order, a raise before a lower on the same cell.
-   A skipped Project has no Shape.
-3. For each Shape: no Echo first, then Echo-Captures by target in board
-   order, then Echo-Locks by target in board order.
+1. Projects: every Place in board order of its cell (a1 … g7); or every Move by from-cell, then to-cell, both in
+   board order; or the cooldown skip alone when it applies.
+2. For each Project: no Shape first (when the Shape may be left out), then Shapes by cell in board order, a raise
+   before a lower on the same cell.  A skipped Project has no Shape.
+3. For each Shape: no Echo first, then Echo-Captures by target in board order, then Echo-Locks by target in board
+   order.
 
 >>> from checker.position import Position
 >>> from checker.generate import legal_turns
@@ -17,10 +15,9 @@ The enumeration order is fixed and documented, so clients can compare lists:
 >>> len(turns)  # 36 Places (not d4), each with a raise of a cell within 2 steps
 480
 
-The list (:func:`legal_turns`), the count (:func:`count_turns`, perft's last
-ply) and the quick turn test (:func:`turn_is_legal`) are composed of the
-rules of :mod:`checker.rules` on the board after each step, so the three
-agree with each other and with the judge.
+The list (:func:`legal_turns`, built on :func:`turn_groups`), the count (:func:`count_turns`, perft's last ply) and
+the quick turn test (:func:`turn_is_legal`) are composed of the rules of :mod:`checker.rules` on the board after each
+step, so the three agree with each other and with the judge.
 """
 
 from __future__ import annotations
@@ -53,46 +50,39 @@ def after_project(bits: Bits, me: str, p: Project) -> tuple[Bits, Cell | None]:
     return bits, None
 
 
-class _Tiers(NamedTuple):
-    """The Echo tier rules (``echo-capture.tier``, ``echo-lock.tier``) as masks, on the tiers as they
-    stand and on the tiers each cell would have after its own raise, or its own lower.  A Shape changes
-    its own cell's tier alone, so after a Shape on ``x`` a tier rule holds off ``x`` as it stands and
-    on ``x`` as the Shape leaves it."""
-
-    capture: int
-    lock: int
-    capture_raised: int
-    lock_raised: int
-    capture_lowered: int
-    lock_lowered: int
+_EchoTiers = dict[str | None, tuple[int, int]]  # the Echo tier rules' masks (capture, lock) by Shape kind
 
 
-def _tiers(bits: Bits) -> _Tiers:
-    t1, t2 = bits.tier1, bits.tier2
-    (r1, r2), (l1, l2) = rules.shaped(t1, t2, RAISE, FULL), rules.shaped(t1, t2, LOWER, FULL)
-    capture, lock = rules.echo_capture_tier, rules.echo_lock_tier
-    return _new(_Tiers, (capture(t1, t2), lock(t2), capture(r1, r2), lock(r2), capture(l1, l2), lock(l2)))
+def _echo_tiers(bits: Bits) -> _EchoTiers:
+    """The Echo tier rules (``echo-capture.tier``, ``echo-lock.tier``) as masks, on the tiers as they stand (key
+    ``None``) and on the tiers each cell would have after its own raise, or its own lower (key the Shape's kind).  A
+    Shape changes its own cell's tier alone, so after a Shape on ``x`` a tier rule holds off ``x`` as it stands and on
+    ``x`` as the Shape leaves it."""
+    out: _EchoTiers = {}
+    for kind in (None, RAISE, LOWER):
+        t1, t2 = (bits.tier1, bits.tier2) if kind is None else rules.shaped(bits.tier1, bits.tier2, kind, FULL)
+        out[kind] = rules.echo_capture_tier(t1, t2), rules.echo_lock_tier(t2)
+    return out
 
 
 def _every(bits: Bits, me: str) -> tuple[Bits, Bits]:
-    """The board with every cell the mover's stone, and with every cell empty (tiers and locks kept):
-    a rule decided cell by cell, asked once on each, says what it decides on a cell that a Project
-    fills with the mover's stone or empties."""
+    """The board with every cell the mover's stone, and with every cell empty (tiers and locks kept): a rule decided
+    cell by cell, asked once on each, says what it decides on a cell that a Project fills with the mover's stone or
+    empties."""
     t1, t2, lk = bits.tier1, bits.tier2, bits.locked
     return _new(Bits, (FULL, 0, t1, t2, lk) if me == "A" else (0, FULL, t1, t2, lk)), _new(Bits, (0, 0, t1, t2, lk))
 
 
 def _branches(pos: Position, project: Project | None = None) -> list[tuple[Project, int, int, bool, int, int]]:
-    """For each legal Project (or ``project`` alone; none when the game is over): the Project, the
-    raise and lower cells, whether the Shape may be left out, the Echo-Capture and Echo-Lock targets
-    after it (the tier aside; none without a charge).
+    """For each legal Project (or ``project`` alone; none when the game is over): the Project, the raise and lower
+    cells, whether the Shape may be left out, the Echo-Capture and Echo-Lock targets after it (the tier aside; none
+    without a charge).
 
-    The rules are asked once for the position, not once per Project: a Project changes the stones of
-    its from-cell and landing cell alone (and no tier, no lock), and the Shape's mandate and the
-    Echo-Lock's targets are decided cell by cell, so after it they are the position's answers off those
-    two cells and the answers of :func:`_every` board on them.  The Echo-Capture's targets are decided on
-    a cell and its neighbouring cells: they are asked again only after a Project that changes a cell
-    within one step of a candidate."""
+    The rules are asked once for the position, not once per Project: a Project changes the stones of its from-cell and
+    landing cell alone (and no tier, no lock), and the Shape's mandate and the Echo-Lock's targets are decided cell by
+    cell, so after it they are the position's answers off those two cells and the answers of :func:`_every` board on
+    them.  The Echo-Capture's targets are decided on a cell and its neighbouring cells: they are asked again only after
+    a Project that changes a cell within one step of a candidate."""
     if game_over_reason(pos) is not None:
         return []
     bits, m, me = pos.bits, pos.mover, pos.to_move
@@ -149,21 +139,17 @@ def shapes_of(raises: int, lowers: int) -> list[Shape]:
     return out
 
 
-def _echo_targets(tiers: _Tiers, shape: Shape, capture: int, lock: int) -> tuple[int, int]:
+def _echo_targets(tiers: _EchoTiers, shape: Shape, capture: int, lock: int) -> tuple[int, int]:
     """The Echo-Capture and Echo-Lock targets after ``shape`` (the tier rules on the shaped tiers)."""
     x = BIT[shape.cell]
-    if shape.kind == RAISE:
-        shaped_capture, shaped_lock = tiers.capture_raised, tiers.lock_raised
-    else:
-        shaped_capture, shaped_lock = tiers.capture_lowered, tiers.lock_lowered
-    return capture & ((tiers.capture & ~x) | (shaped_capture & x)), lock & ((tiers.lock & ~x) | (shaped_lock & x))
+    (capture_tier, lock_tier), (shaped_capture, shaped_lock) = tiers[None], tiers[shape.kind]
+    return capture & ((capture_tier & ~x) | (shaped_capture & x)), lock & ((lock_tier & ~x) | (shaped_lock & x))
 
 
 class Group(NamedTuple):
-    """Legal turns that share a Project and the Echoes after their Shapes, in the documented order: for
-    each of ``shapes`` (``None``: the Shape left out), the turn with no Echo, then an Echo-Capture of
-    each cell of the mask ``captures``, then an Echo-Lock of each cell of ``locks``, each in board order
-    (both 0 when no Echo is legal)."""
+    """Legal turns that share a Project and the Echoes after their Shapes, in the documented order: for each of
+    ``shapes`` (``None``: the Shape left out), the turn with no Echo, then an Echo-Capture of each cell of the mask
+    ``captures``, then an Echo-Lock of each cell of ``locks``, each in board order (both 0 when no Echo is legal)."""
 
     project: Project
     shapes: Sequence[Shape | None]
@@ -172,18 +158,19 @@ class Group(NamedTuple):
 
 
 def turn_groups(pos: Position, project: Project | None = None, shape: Shape | None = None) -> list[Group]:
-    """The legal turns of ``pos`` as :class:`Group` s, in the documented order; with ``project`` (and
-    ``shape``) only those that begin with them: a group per Project, or per run of its Shapes with the
-    same Echoes where a Shape changes an Echo target's tier.  :func:`legal_turns` lists their turns;
-    the legal-turns answer is written from them (schemas/writers.py) without making a turn each."""
-    tiers = _tiers(pos.bits)
+    """The legal turns of ``pos`` as :class:`Group` s, in the documented order; with ``project`` (and ``shape``) only
+    those that begin with them: a group per Project, or per run of its Shapes with the same Echoes where a Shape changes
+    an Echo target's tier.  :func:`legal_turns` lists their turns; the legal-turns answer is written from them
+    (schemas/writers.py) without making a turn each."""
+    tiers = _echo_tiers(pos.bits)
+    capture_tier, lock_tier = tiers[None]
     out: list[Group] = []
     for p, raises, lowers, optional, capture, lock in _branches(pos, project):
         shapes: Sequence[Shape | None] = [None, *shapes_of(raises, lowers)] if optional else shapes_of(raises, lowers)
         if shape is not None:
             shapes = [s for s in shapes if s == shape]
         targets = capture | lock
-        unshaped = capture & tiers.capture, lock & tiers.lock
+        unshaped = capture & capture_tier, lock & lock_tier
         if not (raises | lowers) & targets:
             out.append(_new(Group, (p, shapes, *unshaped)))
             continue
@@ -214,16 +201,17 @@ def turns_of(groups: list[Group]) -> list[Turn]:
 
 
 def legal_turns(pos: Position, project: Project | None = None, shape: Shape | None = None) -> list[Turn]:
-    """Every legal turn of ``pos`` in the documented order; with ``project``
-    (and ``shape``) only the turns that begin with them."""
+    """Every legal turn of ``pos`` in the documented order; with ``project`` (and ``shape``) only the turns that begin
+    with them."""
     return turns_of(turn_groups(pos, project, shape))
 
 
 def count_turns(pos: Position) -> int:
-    """``len(legal_turns(pos))``, counted without making the turns: per Project,
-    the Shape choices times (1 + the Echoes after no Shape), corrected for the
-    Shapes that change an Echo target's tier."""
-    capture_tier, lock_tier, capture_raised, lock_raised, capture_lowered, lock_lowered = _tiers(pos.bits)
+    """``len(legal_turns(pos))``, counted without making the turns: per Project, the Shape choices times (1 + the Echoes
+    after no Shape), corrected for the Shapes that change an Echo target's tier."""
+    tiers = _echo_tiers(pos.bits)
+    (capture_tier, lock_tier), (capture_raised, lock_raised) = tiers[None], tiers[RAISE]
+    capture_lowered, lock_lowered = tiers[LOWER]
     total = 0
     for _, raises, lowers, optional, capture, lock in _branches(pos):
         n = raises.bit_count() + lowers.bit_count() + optional
@@ -247,9 +235,8 @@ def count_turns(pos: Position) -> int:
 
 
 def turn_is_legal(pos: Position, turn: Turn, *, game_over_checked: bool = False, project_checked: bool = False) -> bool:
-    """Whether ``turn`` is one of :func:`legal_turns`, decided for it alone
-    with the same rules (no explanation: :func:`checker.legality.check` says
-    why).  ``game_over_checked``: the caller knows the game is not over;
+    """Whether ``turn`` is one of :func:`legal_turns`, decided for it alone with the same rules (no explanation:
+    :func:`checker.legality.check` says why).  ``game_over_checked``: the caller knows the game is not over;
     ``project_checked``: the caller knows the turn's Project is legal.
 
     >>> from checker.notation import parse_htn
