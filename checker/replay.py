@@ -87,6 +87,7 @@ def _replay(turns: Sequence[Turn], start: Position | None, history: Iterable[Pos
     verdicts: list[Verdict] = []
     game = None
     known = False  # quick: whether the turn's Project is known to be legal
+    first: FirstIllegal | None = None
     for i, turn in enumerate(turns):
         if quick and not over and turn_is_legal(pos, turn, game_over_checked=True, project_checked=known):
             nxt = after(pos, turn)
@@ -98,18 +99,13 @@ def _replay(turns: Sequence[Turn], start: Position | None, history: Iterable[Pos
             verdict = check(pos, turn, hist, assume_consistent=quick or i > 0, ended=game)
             verdicts.append(verdict)
             if not verdict.legal:
-                return Replay(
-                    i + 1,
-                    False,
-                    FirstIllegal(i, verdict),
-                    pos,
-                    game or game_status(pos, hist is not None),
-                    tuple(verdicts),
-                )
+                first = FirstIllegal(i, verdict)
+                break
             assert not quick, "turn_is_legal and check disagree"
             assert verdict.outcome is not None  # a legal verdict carries its outcome
             nxt, game = verdict.outcome.position, verdict.outcome.game
         if hist is not None:
             hist.append(pos)
         pos, over = nxt, game.over
-    return Replay(len(turns), True, None, pos, game or game_status(pos, hist is not None), tuple(verdicts))
+    checked = first.index + 1 if first else len(turns)
+    return Replay(checked, first is None, first, pos, game or game_status(pos, hist is not None), tuple(verdicts))
