@@ -243,10 +243,8 @@ def end_of_game(
         no_project = f"{enemy} begins their turn with no legal Project ({_no_project_text(after)})"
         return _over(me, STRANGLE, f"{me} wins by Strangle: {no_project}.", rep)
     if history is not None:
-        key = after.key()
-        seen = (history if isinstance(history, History) else History(history)).occurrences(key)
-        if before.key() == key:
-            seen.append(len(history))
+        # ``before`` has the other player to move, so only the history can hold ``after`` again
+        seen = (history if isinstance(history, History) else History(history)).occurrences(after.key())
         if seen and not skipped:
             earlier = f"the turn recreates an earlier position of the game, {_earlier(seen[0], history)}"
             return _over(enemy, REPETITION, f"{me} loses by repetition: {earlier}. {enemy} wins.", rep)
