@@ -165,10 +165,7 @@ def describe_game_over(pos: Position, reason: EndReason) -> str:
 
 
 def _earlier(index: int, history: Sequence[Position]) -> str:
-    """An earlier position of the game named by its place in the history (0-based); the index past
-    the history's end is the position the turn was played from."""
-    if index == len(history):
-        return "the position the turn was played from"
+    """An earlier position of the game named by its place in the history (0-based)."""
     return f"history[{index}] (half-move {history[index].half_moves})"
 
 
