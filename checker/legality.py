@@ -128,9 +128,7 @@ class InconsistentPosition(ValueError):
 def _holds(stones: Sequence[str | None], cell: Cell, me: str, own: str = " own") -> str:
     """What ``cell`` holds, as the board shows it: "c3 is empty", "c3 holds A's own stone", "c3 holds B's stone"."""
     s = stones[cell]
-    if s is None:
-        return f"{N(cell)} is empty"
-    return f"{N(cell)} holds {me}'s{own} stone" if s == me else f"{N(cell)} holds {s}'s stone"
+    return f"{N(cell)} is empty" if s is None else f"{N(cell)} holds {s}'s{own if s == me else ''} stone"
 
 
 def _list(cells: Iterable[Cell], last: str = "and") -> str:
@@ -179,20 +177,14 @@ class _Judge:
         self.shaped: Shape | None = None  # this turn's Shape, once it has changed a tier
         self.checks: list[Check] = []
 
-    def add(self, rule: str, ok: object, shows: str, cells: Iterable[Cell] = (), requires: str = "") -> None:
-        """Record a check, passed when ``ok`` is true, not applicable when it is ``None``: ``shows``
-        what the board shows, ``requires`` what the rule requires."""
+    def rule(self, rule: str, ok: object, shows: str, cells: Iterable[Cell] = (), requires: str | None = None) -> None:
+        """Record a check, passed when ``ok`` is true, not applicable when it is ``None``: ``shows`` what the board
+        shows, ``requires`` what the rule requires (by default, when the check fails, what :data:`_REQUIRES` says)."""
         status = NOT_APPLICABLE if ok is None else PASSED if ok else FAILED
-        names = tuple([NAMES[c] for c in cells])
-        self.checks.append(Check(rule, self.step, status, names, compose(requires, shows), requires, shows))
-
-    def rule(self, rule: str, ok: object, shows: str, cells: Iterable[Cell] = ()) -> None:
-        """Record a check as :meth:`add` does; a failed one requires what :data:`_REQUIRES` says."""
-        if ok is None or ok:  # made here, not by add: most checks pass, and this is the checker's hottest call
-            status = NOT_APPLICABLE if ok is None else PASSED
-            self.checks.append(Check(rule, self.step, status, tuple([NAMES[c] for c in cells]), f"{shows}.", "", shows))
-        else:
-            self.add(rule, False, shows, cells, _REQUIRES[rule].format(me=self.me))
+        if requires is None:  # the message made here, not by compose: this is the checker's hottest call
+            requires = _REQUIRES[rule].format(me=self.me) if status is FAILED else ""
+        message = f"{requires}; {shows}." if requires else f"{shows}."
+        self.checks.append(Check(rule, self.step, status, tuple([NAMES[c] for c in cells]), message, requires, shows))
 
     def _after_project(self, c: Cell, fact: str) -> str:
         """``fact`` about ``c``'s stone, saying so when this turn's Project changed it (the board the player sees still
@@ -225,21 +217,18 @@ class _Judge:
         self.rule("game.over", False, f"{shows}. No turn can be played")
 
     def project(self) -> None:
-        p = self.turn.project
-        skip = skip_applies(self.pos)
-        self.step = STEP_PLACE if self.m.reserve > 0 else STEP_MOVE  # D-15
+        """The Place's or the Move's checks, then whether the Project may be, or must be, skipped."""
+        p, me, m, cd = self.turn.project, self.me, self.m, sorted(self.m.cooldown)
+        skip, declared = skip_applies(self.pos), isinstance(p, Skip)
+        self.step = STEP_PLACE if m.reserve > 0 else STEP_MOVE  # D-15
         if isinstance(p, Place):
             self.place(p.cell)
         elif isinstance(p, Move):
             self.move(p.src, p.dst, skip)
-        self.project_skip(skip, isinstance(p, Skip))
-
-    def project_skip(self, skip: bool, declared: bool) -> None:
-        me, m, cd = self.me, self.m, sorted(self.m.cooldown)
         if skip:  # declared, or the requirement leads the sentence: "The Project must be skipped: <why>"
             why = f"{self._cooldown()} leaves no cell {me} may Place on, so the Project and the Shape are skipped"
             must = f"The Project must be skipped: {why} this turn (declare skip)"
-            return self.add("project.skip", declared, f"{why} and the cooldown clears" if declared else must, cd)
+            return self.rule("project.skip", declared, f"{why} and the cooldown clears" if declared else must, cd, "")
         if not declared and not m.cooldown:
             return self.rule("project.skip", None, f"{me} has no capture cooldown, so the Project is not skipped")
         if not declared:
@@ -272,7 +261,7 @@ class _Judge:
         else:  # passed or failed, the check says what the rule requires
             ok = BIT[c] & rules.place_opening_restriction(m)
             far = f"{N(c)} is {plural(STEPS[c][CENTRE], 'step')} from d4" if ok else "d4 is the centre"
-            self.add("place.opening-restriction", ok, far, [c], _REQUIRES["place.opening-restriction"].format(me=me))
+            self.rule("place.opening-restriction", ok, far, [c], _REQUIRES["place.opening-restriction"].format(me=me))
         if not m.cooldown:
             self.rule("place.cooldown", None, f"{me} has no capture cooldown")
         else:  # passed or failed, the check says what the rule requires
@@ -283,7 +272,7 @@ class _Judge:
                 cd = [k for k in cd if d[k] < 2]
                 facts = ", ".join(f"{plural(d[k], 'step')} from {N(k)}" if d[k] else f"on {N(k)} itself" for k in cd)
             rule = f"{me}'s next Place must be at least 2 steps from every cell where {me}'s stones were captured"
-            self.add("place.cooldown", ok, f"{N(c)} is {facts}", [c, *cd], f"{self._cooldown()}: {rule}")
+            self.rule("place.cooldown", ok, f"{N(c)} is {facts}", [c, *cd], f"{self._cooldown()}: {rule}")
         if stones[c] is None:  # D-14: a Place puts the stone only on an empty cell
             stones[c] = me
             self.bits = rules.placed(bits, me, c)
@@ -308,7 +297,7 @@ class _Judge:
             self.rule("move.destination", True, f"{N(b)} is empty{lock_note}", [b])
         elif not reachable and sb == me:
             never = f"A Move can never enter a cell holding {me}'s own stone"
-            self.add("move.destination", False, f"{N(b)} holds {me}'s own stone", [b], never)
+            self.rule("move.destination", False, f"{N(b)} holds {me}'s own stone", [b], never)
         elif reachable:
             why = f"{N(b)} holds {sb}'s stone on Tier {tiers[b]}, strictly lower than {N(a)}'s Tier {tiers[a]}"
             self.rule("move.destination", True, f"{why}: a Move capture{lock_note}", [a, b])
@@ -323,10 +312,8 @@ class _Judge:
         s, landing = self.turn.shape, self.turn.landing
         self.step = STEP_SHAPE
         if landing is None:  # a skip: no landing cell
-            if s is None:
-                self.rule("shape.skipped", True, "The Project is skipped, so the Shape is skipped too")
-            else:
-                self.rule("shape.skipped", False, f"{shape_to_htn(s)} was given", [s.cell])
+            given = f"{shape_to_htn(s)} was given" if s else "The Project is skipped, so the Shape is skipped too"
+            self.rule("shape.skipped", not s, given, [s.cell] if s else ())
         elif s is None:
             self.shape_left_out(landing)
         else:
@@ -360,14 +347,13 @@ class _Judge:
 
     def shape_given(self, s: Shape, landing: Cell) -> None:
         me, m, tiers, bits = self.me, self.m, self.tiers, self.bits
-        c, kind, t = s.cell, s.kind, tiers[s.cell]
-        d = STEPS[landing][c]
+        c, kind, t, d = s.cell, s.kind, tiers[s.cell], STEPS[landing][s.cell]
         if BIT[c] & rules.shape_range(landing):
             at = "is the landing cell" if d == 0 else f"is {plural(d, 'step')} from the landing cell {N(landing)}"
             self.rule("shape.range", True, f"{N(c)} {at} (at most 2)", [c, landing])
         else:
             within = f"A Shape must be within 2 steps of the landing cell {N(landing)}"
-            self.add("shape.range", False, f"{N(c)} is {d} steps from it", [c, landing], within)
+            self.rule("shape.range", False, f"{N(c)} is {d} steps from it", [c, landing], within)
         ok = BIT[c] & rules.shape_unlocked(bits)
         self.rule("shape.unlocked", ok, f"{N(c)} is not locked" if ok else f"{N(c)} is locked", [c])
         to = t + 1 if kind == RAISE else t - 1
@@ -376,16 +362,15 @@ class _Judge:
             self.rule("shape.tier-limit", True, f"{N(c)} is Tier {t}; the {kind} makes it Tier {to}", [c])
         else:  # a raise of Tier 2 or a lower of Tier 0
             fact, needs = (f"already Tier {t}", "0 or 1") if kind == RAISE else ("Tier 0", "1 or 2")
-            self.add("shape.tier-limit", False, f"{N(c)} is {fact}", [c], f"A {kind} needs Tier {needs}")
+            self.rule("shape.tier-limit", False, f"{N(c)} is {fact}", [c], f"A {kind} needs Tier {needs}")
         left = m.lowers_left
         if kind == RAISE:
-            why = f"A raise does not use the lowering budget ({me} has {left} of 6 lowers left)"
-            self.rule("shape.lowering-budget", None, why)
-        elif rules.shape_lowering_budget(LOWER, m):
+            budget, why = None, f"A raise does not use the lowering budget ({me} has {left} of 6 lowers left)"
+        elif budget := rules.shape_lowering_budget(LOWER, m):
             why = f"{me} has {left} of 6 lowers left; this lower uses one, leaving {left - 1}"
-            self.rule("shape.lowering-budget", True, why)
         else:
-            self.rule("shape.lowering-budget", False, f"{me} has used the whole lowering budget (0 of 6 lowers left)")
+            why = f"{me} has used the whole lowering budget (0 of 6 lowers left)"
+        self.rule("shape.lowering-budget", budget, why)
         if not self.locked[c] and tier_ok:  # D-14: the Shape changes the tier when it can
             tiers[c] = to
             self.shaped = s
@@ -484,13 +469,12 @@ def _describe_legal(pos: Position, turn: Turn, outcome: Outcome) -> str:
     else:
         taken = [f"{by} captures {and_list(captures[kind])}" for kind, by in _BY.items() if captures.get(kind)]
         nothing = "the Echo-Capture finds nothing"
-        if captures.get(CaptureKind.ECHO):
-            text += f": {'; '.join(taken)}"
-        elif N(e.cell) in (captures.get(CaptureKind.ENCIRCLEMENT) or ()):
-            text += f": {'; '.join(taken)} before the Echo-Capture check, so {nothing} and its charge is spent (D-8)"
-        else:
+        if N(e.cell) in captures.get(CaptureKind.ENCIRCLEMENT, ()):  # encirclement took the target: the last taken
+            taken[-1] += f" before the Echo-Capture check, so {nothing} and its charge is spent (D-8)"
+        elif not captures.get(CaptureKind.ECHO):
             why = f"no stone of {N(e.cell)}'s group meets the test, see the weighing"
-            text += f": {'; '.join([*taken, f'{nothing} ({why}) and its charge is spent (D-8)'])}"
+            taken.append(f"{nothing} ({why}) and its charge is spent (D-8)")
+        text += f": {'; '.join(taken)}"
     g = outcome.game
     if g.over:
         ending = "a draw" if g.result == "draw" else f"{g.result} wins"
@@ -523,7 +507,7 @@ def check(
     judge.shape()
     judge.echo()
     checks = tuple(judge.checks)
-    failed = [c for c in checks if c.status == FAILED]
+    failed = [c for c in checks if c.status is FAILED]
     htn = turn_to_htn(turn, position)
     if failed:  # the first failed check's clause, then the others by title and id
         rest = [f"{RULES[c.rule].title} ({c.rule})" for c in failed[1:]]
