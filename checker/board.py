@@ -53,9 +53,7 @@ NAMES: tuple[str, ...] = tuple(f"{ROWS[r - 1]}{c}" for r, c in _COORDS)
 _INDEX: dict[tuple[int, int], Cell] = {rc: i for i, rc in enumerate(_COORDS)}
 _BY_NAME: dict[str, Cell] = {n: i for i, n in enumerate(NAMES)}
 
-ROW_CELLS: tuple[tuple[Cell, ...], ...] = tuple(
-    tuple(i for i, (r, _) in enumerate(_COORDS) if r == row) for row in range(1, 8)
-)
+ROW_CELLS: tuple[tuple[Cell, ...], ...] = tuple(tuple(c for c in CELLS if NAMES[c][0] == r) for r in ROWS)
 """The cells of each row a … g, in column order."""
 
 # The six neighbouring slots of (i, j), in the order RULES §1 lists them.
@@ -111,12 +109,10 @@ WITHIN_2_MASKS: tuple[int, ...] = tuple(mask_of(w) for w in WITHIN_2)
 """For each cell, the mask of the cells at most 2 steps away (itself included)."""
 
 
-def _chunk_cells(shift: int, size: int) -> tuple[tuple[Cell, ...], ...]:
-    return tuple(tuple(shift + i for i in range(size) if m >> i & 1) for m in range(1 << size))
-
-
-# The cells of each 10-bit part of a mask, looked up rather than counted out bit by bit.
-_CELLS_0, _CELLS_1, _CELLS_2, _CELLS_3 = (_chunk_cells(10 * k, 10 if k < 3 else CELL_COUNT - 30) for k in range(4))
+# The cells of each 10-bit part of a mask (part k holds cells 10k …), looked up rather than counted out bit by bit.
+_CELLS_0, _CELLS_1, _CELLS_2, _CELLS_3 = (
+    tuple(tuple(10 * k + i for i in range(10) if m >> i & 1) for m in range(1024)) for k in range(4)
+)
 
 
 def cells(mask: int) -> tuple[Cell, ...]:
@@ -131,8 +127,7 @@ class CellError(ValueError):
 
 
 def connected(seed: int, within: int) -> int:
-    """The cells of ``within`` joined to ``seed`` (a mask inside it) through neighbouring cells of ``within``, as a
-    mask: a group of stones."""
+    """The mask of the cells of ``within`` joined to ``seed`` (a mask in it) by neighbouring cells of ``within``."""
     group = frontier = seed
     while frontier:
         near = 0

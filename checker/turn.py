@@ -11,8 +11,7 @@ True
 >>> t.landing == board.C3
 True
 
-Shape and Echo kinds are closed sets, :class:`ShapeKind` and :class:`EchoKind`; a plain string is taken and stored as
-the member:
+Shape and Echo kinds are closed sets, :class:`ShapeKind` and :class:`EchoKind`; a plain string is stored as the member:
 
 >>> t.shape.kind is ShapeKind.RAISE, t.shape.kind == "raise"
 (True, True)
@@ -120,8 +119,4 @@ class Turn(NamedTuple):
     def landing(self) -> Cell | None:
         """The landing cell: the placed stone's cell or the Move's to-cell; ``None`` on a skip."""
         p = self.project
-        if isinstance(p, Place):
-            return p.cell
-        if isinstance(p, Move):
-            return p.dst
-        return None
+        return p.cell if isinstance(p, Place) else p.dst if isinstance(p, Move) else None
