@@ -94,8 +94,7 @@ def _takeover_winner(pos: Position) -> str:
 
 
 def game_over_reason(pos: Position) -> EndReason | None:
-    """Why a position accepts no turn (RULES §8, D-13), or ``None``:
-    Takeover, Network, Strangle or the half-move cap (``TIEBREAK``)."""
+    """Why a position accepts no turn, or ``None``: Takeover, Network, Strangle or the half-move cap (D-13)."""
     if pos.player("A").captures >= 6 or pos.player("B").captures >= 6:
         return TAKEOVER
     if pos.half_moves >= 1 and network_group(pos.bits, other(pos.to_move)):
@@ -116,8 +115,7 @@ _NO_HISTORY = "repetition and threefold were not evaluated: the request has no h
 
 
 def _tiebreak(pos: Position) -> tuple[str, str, dict[str, TiebreakFigures]]:
-    """The tiebreak's result and its figures in words: "level on …; then A has more captures (5 to 0).
-    A wins." (or the level figures and "a draw")."""
+    """The tiebreak's result, its words ("level on …; then A has more captures (5 to 0). A wins.") and figures."""
     figs, bits = {}, pos.bits
     for who, ps in pos.players.items():
         on2 = bits.stones(who) & bits.tier2
@@ -171,8 +169,7 @@ def _earlier(index: int, history: Sequence[Position]) -> str:
 
 @lru_cache(maxsize=1024)
 def _going_on(to_move: str, half_moves: int, rep: str, note: str = "") -> GameResult:
-    """A game going on: its result is the same for the same player to move, half-move count,
-    repetition flag and note, so each is made once (a replay asks after every turn)."""
+    """A game going on: one per player to move, half-move count, repetition flag and note (a replay asks each turn)."""
     message = f"The game goes on: {to_move} is to move ({half_moves} of {MAX_HALF_MOVES} half-moves played).{note}"
     return GameResult(False, None, None, message, rep)
 
@@ -185,8 +182,7 @@ def _over(
 
 
 def game_status(pos: Position, history_given: bool = True) -> GameResult:
-    """The game's state in ``pos`` itself, before any turn: over (and who won)
-    when the position accepts no turn (RULES §8, D-13), otherwise going on."""
+    """The game's state in ``pos`` before any turn: over (and who won) when it accepts no turn (D-13), else going on."""
     rep = "evaluated" if history_given else "not_evaluated"
     if (reason := game_over_reason(pos)) is None:
         return _going_on(pos.to_move, pos.half_moves, rep)
@@ -224,10 +220,9 @@ def end_of_game(
     history: Sequence[Position] | None,
     has_project: bool | None = None,
 ) -> GameResult:
-    """The end-of-game checks after a turn from ``before`` to ``after``, in the order of RULES §8 (D-11).
-    ``history`` is the game's earlier positions (not including ``before``); ``None`` means repetition and
-    threefold cannot be evaluated.  ``has_project``: whether the player to move in ``after`` has a legal
-    Project, when the caller knows it already."""
+    """The end-of-game checks after a turn from ``before`` to ``after``, in the order of RULES §8 (D-11).  ``history``
+    is the game's earlier positions (not ``before``); ``None``: repetition and threefold cannot be evaluated.
+    ``has_project``: whether the player to move in ``after`` has a legal Project, when the caller knows it."""
     me, enemy = before.to_move, other(before.to_move)
     evaluated = history is not None
     rep = "evaluated" if evaluated else "not_evaluated"

@@ -17,8 +17,7 @@ A position built from client input may break the conditions of D-3.  Like python
 >>> [p.rule for p in bad.problems()]
 ['position.to-move']
 
-The checker's other functions assume a consistent position; the HTTP layer
-rejects an inconsistent one before it gets that far.
+The checker's other functions assume a consistent position; the HTTP layer rejects an inconsistent one first.
 """
 
 from __future__ import annotations
@@ -49,8 +48,7 @@ def other(player: str) -> str:
 
 
 class PlayerState(NamedTuple):
-    """One player's counters (RULES §2).  The defaults are the start.  A named
-    tuple: immutable, compared and hashed by value, and cheap to make."""
+    """One player's counters (RULES §2), the start by default: a named tuple, immutable, hashed by value, cheap."""
 
     reserve: int = STONES_PER_PLAYER
     charges: int = START_CHARGES
