@@ -53,6 +53,7 @@ class Status(StrEnum):
 PASSED, FAILED, NOT_APPLICABLE = Status.PASSED, Status.FAILED, Status.NOT_APPLICABLE
 N = board.name
 NAMES = board.NAMES
+_new = tuple.__new__  # a check made by tuple's own constructor, without NamedTuple's Python-level __new__
 
 
 class Check(NamedTuple):
@@ -184,7 +185,8 @@ class _Judge:
         if requires is None:  # the message made here, not by compose: this is the checker's hottest call
             requires = _REQUIRES[rule].format(me=self.me) if status is FAILED else ""
         message = f"{requires}; {shows}." if requires else f"{shows}."
-        self.checks.append(Check(rule, self.step, status, tuple([NAMES[c] for c in cells]), message, requires, shows))
+        names = tuple([NAMES[c] for c in cells])
+        self.checks.append(_new(Check, (rule, self.step, status, names, message, requires, shows)))
 
     def _after_project(self, c: Cell, fact: str) -> str:
         """``fact`` about ``c``'s stone, saying so when this turn's Project changed it (the board the player sees still
