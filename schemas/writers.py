@@ -74,7 +74,6 @@ def legal_turns_json(answer) -> bytes:
     count = 0
     last_project = object()
     objects = form is TurnForm.OBJECTS
-    by_id = _BY_ID
     for project, shapes, captures, locks in groups:
         if project is not last_project:
             last_project = project
@@ -83,12 +82,12 @@ def legal_turns_json(answer) -> bytes:
         caps, lks = cells(captures), cells(locks)
         count += len(shapes) * (1 + len(caps) + len(lks))
         for shape in shapes:
-            s_htn, s_json = by_id.get(id(shape)) or _step_parts(shape)
+            s_htn, s_json = _parts(shape)
             # each turn of the Shape is head + its tail: the tails joined by head
             if objects:
                 head = b'{"htn":"' + p_htn + s_htn
                 mid = b'","turn":{"project":' + p_json + b',"shape":' + s_json + b',"echo":'
-                tails = [mid + b"null}},"]
+                tails = [mid + b"null" + _CLOSE_OBJECT]
                 tails += [_CAPTURE_HTN[c] + mid + _CAPTURE_OBJECT[c] for c in caps]
                 tails += [_LOCK_HTN[c] + mid + _LOCK_OBJECT[c] for c in lks]
             else:
