@@ -602,7 +602,14 @@ def test_the_engines_process_group_is_gone_after_ctrl_c(tmp_path):
     pid_file = tmp_path / "pids"
     env = {**os.environ, "SPAWN_PID_FILE": str(pid_file), "SPAWN_HOW": "hang"}
     args = ["conform", "--engine", engine("spawns"), "--games", "0", "--no-vectors", "--depth", "1"]
-    proc = subprocess.Popen([_script("hexodic-check"), *args], env=env, cwd=tmp_path, stderr=subprocess.PIPE)
+    # Started as from a terminal, Ctrl-C not ignored: a process started with SIGINT ignored keeps it so
+    # (nohup, a background job), and in the whole suite this test process has it ignored (seen in a
+    # landing run: conform then timed out, exit 2), so the child would never see the Ctrl-C.
+    ignored = signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        proc = subprocess.Popen([_script("hexodic-check"), *args], env=env, cwd=tmp_path, stderr=subprocess.PIPE)
+    finally:
+        signal.signal(signal.SIGINT, ignored)
     try:
         deadline = time.monotonic() + 30
         while not (pid_file.exists() and "asked" in pid_file.read_text()):
