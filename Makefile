@@ -24,16 +24,20 @@ NODE := node_modules/.installed
 
 .PHONY: install lint test run clean vectors bench audit lighthouse perft lock mutate
 
+# pip writes no .pyc files (--no-compile): Python writes a module's own when it is first imported, so
+# only what runs is compiled; byte-compiling every installed package took 11 s of a fresh 47 s install.
+PIP_INSTALL := $(PY) -m pip install --quiet --no-compile
+
 $(RUNTIME): $(LOCK) $(AUDIT_LOCK) $(MCP_LOCK) pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
-	$(PY) -m pip install --quiet --require-hashes -r $(AUDIT_LOCK)
-	$(PY) -m pip install --quiet --require-hashes -r $(MCP_LOCK)
-	$(PY) -m pip install --quiet --no-deps -e .
+	$(PIP_INSTALL) --require-hashes -r $(LOCK)
+	$(PIP_INSTALL) --require-hashes -r $(AUDIT_LOCK)
+	$(PIP_INSTALL) --require-hashes -r $(MCP_LOCK)
+	$(PIP_INSTALL) --no-deps -e .
 	touch $@
 
 $(TESTING): $(RUNTIME) $(TEST_LOCK)
-	$(PY) -m pip install --quiet --require-hashes -r $(TEST_LOCK)
+	$(PIP_INSTALL) --require-hashes -r $(TEST_LOCK)
 	touch $@
 
 $(NODE): package.json package-lock.json
