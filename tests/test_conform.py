@@ -605,11 +605,11 @@ def test_the_engines_process_group_is_gone_after_ctrl_c(tmp_path):
     # Started as from a terminal, Ctrl-C not ignored: a process started with SIGINT ignored keeps it so
     # (nohup, a background job), and in the whole suite this test process has it ignored (seen in a
     # landing run: conform then timed out, exit 2), so the child would never see the Ctrl-C.
-    ignored = signal.signal(signal.SIGINT, signal.SIG_DFL)
+    before = signal.signal(signal.SIGINT, signal.SIG_DFL)
     try:
         proc = subprocess.Popen([_script("hexodic-check"), *args], env=env, cwd=tmp_path, stderr=subprocess.PIPE)
     finally:
-        signal.signal(signal.SIGINT, ignored)
+        signal.signal(signal.SIGINT, before)
     try:
         deadline = time.monotonic() + 30
         while not (pid_file.exists() and "asked" in pid_file.read_text()):

@@ -139,11 +139,6 @@ class Engine:
         self._reader.start()
 
     def _read(self) -> None:
-        # Ctrl-C must reach the main thread, waiting on the queue: the kernel may hand a process's
-        # signal to any thread that does not block it, and one taken by this thread would wake the
-        # main thread only at its time-out (conform then said "no answer" instead of exiting 130).
-        if hasattr(signal, "pthread_sigmask"):
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         for line in self._from_engine:
             self._lines.put(line)
         self._lines.put(None)
