@@ -1,10 +1,12 @@
 """Fixtures shared by test modules: the archive audit's spoilt archive and its
 rows (tests/test_audit.py, tests/test_audit_behaviours.py; helpers in
-tests/audit_helpers.py)."""
+tests/audit_helpers.py).  Under mutmut, the quickest tests run first
+(docs/testing.md)."""
 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 from pathlib import Path
 
@@ -12,6 +14,22 @@ import pytest
 
 from checker.tools.audit.selfplay import write_archive
 from tests.audit_helpers import judged
+
+# what mutmut sets MUTANT_UNDER_TEST to when no mutant is active (its stats run, its forced failure, ...)
+NOT_A_MUTANT = {"", "stats", "fail", "list_all_tests", "mutant_generation"}
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Under a mutant, the tests that reach it in the order of their time in mutmut's stats run,
+    quickest first: mutmut stops at the first failure, so a mutant a quick test kills is not kept
+    waiting for the slow property tests.  Every test still runs for a mutant that survives."""
+    if os.environ.get("MUTANT_UNDER_TEST", "") in NOT_A_MUTANT:
+        return
+    stats = Path("mutmut-stats.json")  # mutmut runs the tests in its mutants/ folder
+    if not stats.exists():
+        return
+    took = json.loads(stats.read_text())["duration_by_test"]
+    items.sort(key=lambda item: took.get(item.nodeid, 0.0))
 
 
 @pytest.fixture(scope="session")
