@@ -50,6 +50,9 @@ PAGES = [
     "/readyz",
 ]
 
+# pip writes no .pyc files, as the Makefile's installs (a module is compiled when first imported)
+PIP_INSTALL = ("-m", "pip", "install", "--quiet", "--no-compile")
+
 
 def _image_files(dockerfile: str) -> dict[str, list[tuple[str, str]]]:
     """WORKDIR -> [(source, destination)] of the Dockerfile's COPY instructions."""
@@ -111,10 +114,10 @@ def installed(tmp_path_factory):
     venv = tmp / "venv"
     _run(sys.executable, "-m", "venv", venv)
     bin_ = venv / "bin"
-    _run(bin_ / "python", "-m", "pip", "install", "--quiet", "--require-hashes", "-r", ROOT / "requirements.lock")
+    _run(bin_ / "python", *PIP_INSTALL, "--require-hashes", "-r", ROOT / "requirements.lock")
     _run(bin_ / "python", "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", tmp / "dist", src)
     (wheel,) = (tmp / "dist").glob("hexodic_checker-*.whl")
-    _run(bin_ / "python", "-m", "pip", "install", "--quiet", "--no-deps", wheel)
+    _run(bin_ / "python", *PIP_INSTALL, "--no-deps", wheel)
     return bin_, app, wheel
 
 
@@ -192,8 +195,8 @@ def core_only(installed, tmp_path_factory):
     venv = tmp_path_factory.mktemp("core") / "venv"
     _run(sys.executable, "-m", "venv", venv)
     bin_ = venv / "bin"
-    _run(bin_ / "python", "-m", "pip", "install", "--quiet", "--require-hashes", "-r", ROOT / "requirements-core.lock")
-    _run(bin_ / "python", "-m", "pip", "install", "--quiet", "--no-deps", wheel)
+    _run(bin_ / "python", *PIP_INSTALL, "--require-hashes", "-r", ROOT / "requirements-core.lock")
+    _run(bin_ / "python", *PIP_INSTALL, "--no-deps", wheel)
     return bin_
 
 
