@@ -129,6 +129,8 @@ def test_make_installs_from_the_locks():
     # make test needs the Python test install and the Node tools (npm ci's stamp), nothing else
     assert re.search(r"^test: \$\(TESTING\) \$\(NODE\)$", makefile, re.M), "make test must install what it runs"
     assert re.search(r"^NODE := node_modules/\.installed$", makefile, re.M)
+    # make test alone installs the two side by side; `make clean test` keeps its order
+    assert re.search(r"^ifeq \(\$\(MAKECMDGOALS\),test\)\nMAKEFLAGS \+= --jobs=2\nendif$", makefile, re.M)
     node = re.search(r"^\$\(NODE\):.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
     assert "npm ci" in node, "the Node tools come from package-lock.json"
     lock = re.search(r"^lock:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
