@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from checker.catalogue import RULE_IDS
-from checker.legality import InconsistentPosition, check
+from checker.catalogue import RULE_IDS, RULES
+from checker.legality import InconsistentPosition, check, validate
 from checker.position import Position
 from checker.turn import Place, Shape, Turn
 from tests.helpers import TURN_RULES, C, P, T, build
@@ -1081,6 +1081,36 @@ def test_inconsistent_position_raises_with_every_problem():
     assert {"position.to-move", "position.stone-count"} <= rules
     # the Python API's message: every problem, in order, after one lead
     assert str(info.value) == "the position is not consistent: " + "; ".join(p.message for p in info.value.problems)
+
+
+# two D-3 conditions broken with no cell to name (test_inconsistent_position_raises_with_every_problem), and a lock
+# on a Tier 1 cell with no Echo-Lock used (test_inconsistent_hpn_position_raises)
+INCONSISTENT = {
+    "to-move": (START.replace(half_moves=1, A=START.player("A").replace(reserve=5)), {"position.to-move"}),
+    "lock": (P("0000/00000/001*000/0000000/000000/00000/0000 A 7:3:6:0:1:-:- 7:3:6:0:0:-:- 0"), {"position.lock-tier"}),
+}
+
+
+@pytest.mark.parametrize("name", INCONSISTENT)
+def test_validate_names_every_position_rule_once_and_each_broken_one_with_its_problems(name):
+    bad, some = INCONSISTENT[name]
+    v = validate(bad)
+    assert (v.position, v.consistent, v.game, v.cooldown_skip, v.legal_turns) == (bad, False, None, None, None)
+    broken = bad.problems()
+    assert some <= {p.rule for p in broken} and any(p.cells for p in broken) == (name == "lock")
+    # in catalogue order, each broken condition's problems as failed checks, or else one passed check
+    expected = []
+    for r in (r for r in RULE_IDS if r.startswith("position.")):
+        mine = [("failed", p.cells, p.message) for p in broken if p.rule == r]
+        expected += [(r, "Position", *m) for m in mine] or [(r, "Position", "passed", (), RULES[r].text)]
+    assert [(c.rule, c.step, c.status, c.cells, c.message) for c in v.checks] == expected
+
+
+def test_validate_a_consistent_position_gives_its_state():
+    v = validate(START)
+    assert (v.position, v.consistent, v.cooldown_skip, v.legal_turns) == (START, True, False, 480)
+    assert v.game.over is False
+    assert all(c.status == "passed" for c in v.checks)
 
 
 def test_inconsistent_hpn_position_raises():
