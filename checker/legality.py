@@ -38,7 +38,7 @@ from checker.projects import place_cells, skip_applies
 from checker.turn import CAPTURE, LOWER, RAISE, Move, Place, Shape, Skip, Turn
 from checker.wording import and_list, plural
 
-__all__ = ["Status", "PASSED", "FAILED", "NOT_APPLICABLE", "Check", "compose", "Verdict", "InconsistentPosition"]
+__all__ = ["Status", "PASSED", "FAILED", "NOT_APPLICABLE", "Check", "Verdict", "InconsistentPosition"]
 __all__ += ["check", "consistency_checks", "Validation", "validate"]
 
 
@@ -59,9 +59,9 @@ _new = tuple.__new__  # a check made by tuple's own constructor, without NamedTu
 class Check(NamedTuple):
     """One rule's judgement of a turn (a named tuple: cheap to make, a verdict has a dozen or more).
 
-    A check made by :func:`check` keeps the parts its message is composed of (:func:`compose`): ``requires``,
-    what the rule requires (empty when the message states only the board), and ``shows``, what the board
-    shows.  A ``position.*`` check carries its :class:`~checker.position.Problem`'s message whole, no parts."""
+    A check made by :func:`check` keeps the parts its message is made of, "<requires>; <shows>." (or "<shows>."):
+    ``requires``, what the rule requires (empty when the message states only the board), and ``shows``, what the
+    board shows.  A ``position.*`` check carries its :class:`~checker.position.Problem`'s message whole, no parts."""
 
     rule: str
     step: str
@@ -88,11 +88,6 @@ class Check(NamedTuple):
     def clause(self) -> str:
         """The parts as one clause, for a summary: "<requires>, and <shows>"."""
         return f"{self.requires}, and {self.shows}" if self.requires else self.shows
-
-
-def compose(requires: str, shows: str) -> str:
-    """A check's message: "<requires>; <shows>." (or "<shows>.")."""
-    return f"{requires}; {shows}." if requires else f"{shows}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +177,7 @@ class _Judge:
         """Record a check, passed when ``ok`` is true, not applicable when it is ``None``: ``shows`` what the board
         shows, ``requires`` what the rule requires (by default, when the check fails, what :data:`_REQUIRES` says)."""
         status = NOT_APPLICABLE if ok is None else PASSED if ok else FAILED
-        if requires is None:  # the message made here, not by compose: this is the checker's hottest call
+        if requires is None:
             requires = _REQUIRES[rule].format(me=self.me) if status is FAILED else ""
         message = f"{requires}; {shows}." if requires else f"{shows}."
         names = tuple([NAMES[c] for c in cells])

@@ -1235,3 +1235,11 @@ def test_a_locked_empty_cell_is_never_placeable():
     pos = build({"c1": "2*", "g7": "0A", "e5": "0B"}, A={"echo_lock_used": False}, B={"echo_lock_used": True})
     assert check(pos, T("c1 +b1")).violations == ["place.unlocked"]
     assert check(pos, T("b1 +b1")).legal
+
+
+@pytest.mark.parametrize("htn", ["c3 +d4", "c3 +c3", "c3 +d4 *d4", "d4", "a1 +a1"])
+def test_a_checks_message_is_what_the_rule_requires_then_what_the_board_shows(htn):
+    checks = [c for c in check(START, T(htn)).checks if not c.rule.startswith("position.")]
+    assert any(c.requires for c in checks) and any(not c.requires for c in checks)
+    for c in checks:
+        assert c.shows and c.message == (f"{c.requires}; {c.shows}." if c.requires else f"{c.shows}."), c
