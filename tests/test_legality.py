@@ -1071,24 +1071,23 @@ def test_place_cooldown_on_the_captured_cell_itself():
 # ------------------------------------------------------- consistency ----
 
 
+# inconsistent positions: two D-3 conditions broken with no cell to name (half_moves 1 with A to move,
+# position.to-move, and A's reserve 5 with no stone on the board, position.stone-count), and a locked cell on
+# Tier 1 with no Echo-Lock used (position.lock-tier, position.lock-count)
+INCONSISTENT = {
+    "to-move": (START.replace(half_moves=1, A=START.player("A").replace(reserve=5)), {"position.to-move"}),
+    "lock": (P("0000/00000/001*000/0000000/000000/00000/0000 A 7:3:6:0:1:-:- 7:3:6:0:0:-:- 0"), {"position.lock-tier"}),
+}
+
+
 def test_inconsistent_position_raises_with_every_problem():
-    # half_moves 1 with A to move (position.to-move) and A's reserve 5 with no
-    # stone on the board (position.stone-count)
-    bad = START.replace(half_moves=1, A=START.player("A").replace(reserve=5))
+    bad = INCONSISTENT["to-move"][0]
     with pytest.raises(InconsistentPosition) as info:
         check(bad, T("c3 +d4"))
     rules = {p.rule for p in info.value.problems}
     assert {"position.to-move", "position.stone-count"} <= rules
     # the Python API's message: every problem, in order, after one lead
     assert str(info.value) == "the position is not consistent: " + "; ".join(p.message for p in info.value.problems)
-
-
-# two D-3 conditions broken with no cell to name (test_inconsistent_position_raises_with_every_problem), and a lock
-# on a Tier 1 cell with no Echo-Lock used (test_inconsistent_hpn_position_raises)
-INCONSISTENT = {
-    "to-move": (START.replace(half_moves=1, A=START.player("A").replace(reserve=5)), {"position.to-move"}),
-    "lock": (P("0000/00000/001*000/0000000/000000/00000/0000 A 7:3:6:0:1:-:- 7:3:6:0:0:-:- 0"), {"position.lock-tier"}),
-}
 
 
 @pytest.mark.parametrize("name", INCONSISTENT)
@@ -1114,8 +1113,7 @@ def test_validate_a_consistent_position_gives_its_state():
 
 
 def test_inconsistent_hpn_position_raises():
-    # locked cell on tier 1 and no Echo-Lock used
-    pos = P("0000/00000/001*000/0000000/000000/00000/0000 A 7:3:6:0:1:-:- 7:3:6:0:0:-:- 0")
+    pos = INCONSISTENT["lock"][0]
     with pytest.raises(InconsistentPosition) as info:
         check(pos, T("a1 +a1"))
     rules = {p.rule for p in info.value.problems}
