@@ -71,7 +71,7 @@ EDGE_SLOTS: tuple[int, ...] = tuple(sum(s is None for s in slots) for slots in S
 """For each cell, how many of its six slots are edge (0, 2 or 3)."""
 
 
-def _steps(a: Cell, b: Cell) -> int:
+def _steps(a: Cell, b: Cell) -> int:  # pragma: no mutate block (run only at import: docs/testing.md)
     (r1, c1), (r2, c2) = _COORDS[a], _COORDS[b]
     di, dj = r1 - r2, c1 - c2
     return max(abs(di), abs(dj), abs(di - dj))

@@ -123,7 +123,7 @@ def rule_url(entry_id: str) -> str:
 
 def _r(
     id_: str, step: str, title: str, text: str, link: str, decision: str | None = None, kind: Kind = Kind.RULE
-) -> RuleEntry:
+) -> RuleEntry:  # pragma: no mutate block (run only at import: docs/testing.md)
     return RuleEntry(id_, step, title, text, LINKS[link], "decided" if decision else "rule", decision, kind)
 
 
