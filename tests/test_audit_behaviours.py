@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import gzip
 import html
+import io
 import json
+import random
 import re
 import shutil
+import xml.etree.ElementTree as ET
 from importlib import resources
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -24,7 +27,8 @@ from checker.tools.audit import records as records_module
 from checker.tools.audit import run as audit
 from checker.tools.audit.inputs import expand
 from checker.tools.audit.records import COLUMNS, MAX_TURNS, judge
-from checker.tools.audit.selfplay import selfplay_records, write_archive
+from checker.tools.audit.report import Summary, write_report
+from checker.tools.audit.selfplay import SPOILS, _sheet, _spoil, selfplay_records, write_archive
 from checker.web import create_app
 from schemas.fields import MAX_HTN_LENGTH
 from tests.audit_helpers import ILLEGAL, rows_of, run_cli, write_lines
@@ -593,3 +597,478 @@ def test_a_row_a_report_lists_keeps_every_column(hostile_report):
         assert html.unescape(re.sub(r"<a [^>]*>|</a>", "", cells[2])) == str(row["id"])
         assert cells[3] == row["status"] and html.unescape(cells[7]) == (row["error"] or "")
     assert set(COLUMNS) <= set(rows[0])
+
+
+# ------------------------------------------------------- the report's charts ---
+# The charts are read back from the page's SVG as a reader sees them: each bar's
+# length and each point of the line in the axes' own units (from the ticks' labels
+# and places), the category each bar stands against, the axis labels, the colours.
+
+SVG = "{http://www.w3.org/2000/svg}"
+CHART_TITLES = ("Records by status", "Violations by rule id", "Game lengths", "Throughput over time")
+BLUE, RED = "#4a6fa5", "#b5523b"  # the report's two colours: counts, and the rule ids broken
+
+
+def _comment(group) -> str:
+    (text,) = [c.text.strip() for c in group if c.tag is ET.Comment]
+    return text
+
+
+def _points(d: str) -> list[tuple[float, float]]:
+    return [(float(x), float(y)) for x, y in re.findall(r"[ML] (-?[\d.]+) (-?[\d.]+)", d)]
+
+
+def _ticks(axis) -> list[tuple[str, float, float]]:
+    """An axis's ticks: (label, x, y) where each is drawn."""
+    ticks = []
+    for tick in axis.findall(f"{SVG}g"):
+        if re.fullmatch(r"[xy]tick_\d+", tick.get("id", "")):
+            parts = {g.get("id", "").split("_")[0]: g for g in tick.findall(f"{SVG}g")}
+            (use,) = parts["line2d"].iter(f"{SVG}use")  # the tick mark, where it is drawn
+            label = _comment(parts["text"])
+            ticks.append((label, float(use.get("x")), float(use.get("y"))))
+    return ticks
+
+
+def _scale(ticks: list[tuple[str, float, float]], at: int):
+    """The data value at a drawn coordinate (``at``: 1 for x, 2 for y), from two numeric ticks."""
+    (v0, p0), (v1, p1) = [(float(t[0].replace("\N{MINUS SIGN}", "-")), t[at]) for t in (ticks[0], ticks[-1])]
+    return lambda p: v0 + (p - p0) * (v1 - v0) / (p1 - p0)
+
+
+def read_chart(svg: str) -> dict:
+    """A chart as drawn: its axes' size (pt), axis labels, bars and line."""
+    root = ET.fromstring(svg, ET.XMLParser(target=ET.TreeBuilder(insert_comments=True)))
+    (axes,) = [g for g in root.iter(f"{SVG}g") if g.get("id") == "axes_1"]
+    groups = {g.get("id"): g for g in axes.findall(f"{SVG}g")}
+    background = _points(groups["patch_2"].find(f"{SVG}path").get("d"))
+    xs, ys = [x for x, _ in background], [y for _, y in background]
+    x_axis, y_axis = groups["matplotlib.axis_1"], groups["matplotlib.axis_2"]
+    x_ticks, y_ticks = _ticks(x_axis), _ticks(y_axis)
+
+    def label(axis) -> str | None:
+        texts = [g for g in axis.findall(f"{SVG}g") if g.get("id", "").startswith("text_")]
+        return _comment(texts[0]) if texts else None
+
+    bars, line = [], None
+    for gid, group in groups.items():
+        path = group.find(f"{SVG}path")
+        if gid.startswith("patch_") and path is not None and path.get("clip-path"):
+            corners = _points(path.get("d"))
+            bars.append(
+                {
+                    "x": (min(x for x, _ in corners), max(x for x, _ in corners)),
+                    "y": (min(y for _, y in corners), max(y for _, y in corners)),
+                    "fill": re.search(r"fill: (#[0-9a-f]{6})", path.get("style")).group(1),
+                }
+            )
+        if gid.startswith("line2d_") and path is not None:
+            assert line is None
+            line = {
+                "points": _points(path.get("d")),
+                "stroke": re.search(r"stroke: (#\w+)", path.get("style")).group(1),
+            }
+    return {
+        "size": (max(xs) - min(xs), max(ys) - min(ys)),
+        "xlabel": label(x_axis),
+        "ylabel": label(y_axis),
+        "x_ticks": x_ticks,
+        "y_ticks": y_ticks,
+        "bars": bars,
+        "line": line,
+    }
+
+
+def horizontal_bars(chart: dict) -> list[tuple[str, float]]:
+    """A bar chart across: (the category, its bar's length), from the top down."""
+    value = _scale(chart["x_ticks"], 1)
+    by_place = {round(y, 2): label for label, _, y in chart["y_ticks"]}
+    bars = sorted(chart["bars"], key=lambda b: b["y"][0])  # the top first
+    out = []
+    for bar in bars:
+        assert value(bar["x"][0]) == pytest.approx(0, abs=1e-6)  # every bar starts at 0
+        out.append((by_place[round((bar["y"][0] + bar["y"][1]) / 2, 2)], value(bar["x"][1])))
+    return out
+
+
+def upright_bars(chart: dict) -> list[tuple[float, float]]:
+    """A bar chart upward: (the value under the bar's middle, its height), left to right."""
+    x_value, y_value = _scale(chart["x_ticks"], 1), _scale(chart["y_ticks"], 2)
+    out = []
+    for bar in sorted(chart["bars"], key=lambda b: b["x"][0]):
+        assert y_value(bar["y"][1]) == pytest.approx(0, abs=1e-6)  # every bar stands on 0
+        out.append((x_value((bar["x"][0] + bar["x"][1]) / 2), y_value(bar["y"][0])))
+    return out
+
+
+def line_points(chart: dict) -> list[tuple[float, float]]:
+    x_value, y_value = _scale(chart["x_ticks"], 1), _scale(chart["y_ticks"], 2)
+    return [(x_value(x), y_value(y)) for x, y in chart["line"]["points"]]
+
+
+def report_charts(page: str) -> dict[str, dict]:
+    """The page's charts by title, each in its figure under its heading."""
+    found = re.findall(
+        r"<h2>([^<]*)</h2><figure role='img' aria-label='([^']*)'>(<svg.*?</svg>)\n</figure>", page, re.S
+    )
+    assert [(title, label) for title, label, _ in found] == [(t, t) for t in CHART_TITLES]
+    return {title: read_chart(svg) for title, _, svg in found}
+
+
+def summary_of(rows: list[dict], ticks: list[tuple[float, int]] = ()) -> Summary:
+    summary = Summary()
+    for row in rows:
+        summary.add(row)
+    for seconds, judged_rows in ticks:
+        summary.tick(seconds, judged_rows)
+    return summary
+
+
+def _r(status: str, checked: int, violations: list[str] = (), reason: str | None = None) -> dict:
+    return {"status": status, "checked": checked, "violations": list(violations), "reason": reason}
+
+
+# 11 records: 5 ok, 2 illegal, 1 result-mismatch, 3 bad; place.empty broken twice, move.destination once
+COUNTED = [
+    _r("ok", 60, reason="tiebreak"),
+    _r("illegal", 3, ["place.empty", "move.destination"]),
+    _r("ok", 45, reason="takeover"),
+    _r("bad-record", 0),
+    _r("ok", 60, reason="tiebreak"),
+    _r("result-mismatch", 12, reason="network"),
+    _r("bad-record", 0),
+    _r("ok", 31, reason="network"),
+    _r("illegal", 7, ["place.empty"]),
+    _r("ok", 60, reason="tiebreak"),
+    _r("bad-record", 0),
+]
+# 4 rows judged by 0.5 s, 5 more by 1.5 s, none more by then, 2 more by 2 s: 8, 5 and 4 games/s
+COUNTED_TICKS = [(0.5, 4), (1.5, 5), (1.5, 0), (2.0, 2)]
+
+
+def _page(tmp_path: Path, summary: Summary, rows: list[dict] = (), inputs=("games.jsonl",), site=None) -> str:
+    path = tmp_path / "report.html"
+    write_report(str(path), summary, list(rows), list(inputs), site)
+    return path.read_text(encoding="utf-8")
+
+
+def _figure_inches(chart: dict) -> tuple[float, float]:
+    """The chart's figure size in inches, from its axes' size: the axes fill matplotlib's
+    default share of the figure (the SVG's own size is cut to what is drawn)."""
+    import matplotlib
+
+    rc = matplotlib.rcParams
+    width, height = chart["size"]
+    across = rc["figure.subplot.right"] - rc["figure.subplot.left"]
+    upward = rc["figure.subplot.top"] - rc["figure.subplot.bottom"]
+    return round(width / across / 72, 4), round(height / upward / 72, 4)
+
+
+def test_the_charts_show_the_summarys_counts(tmp_path):
+    charts = report_charts(_page(tmp_path, summary_of(COUNTED, COUNTED_TICKS)))
+    status = charts["Records by status"]
+    assert horizontal_bars(status) == [
+        ("ok", pytest.approx(5)),
+        ("illegal", pytest.approx(2)),
+        ("result-mismatch", pytest.approx(1)),
+        ("bad-record", pytest.approx(3)),
+    ]  # every status, in the order of the summary line, from the top
+    assert (status["xlabel"], status["ylabel"]) == ("records", None)
+    assert {b["fill"] for b in status["bars"]} == {BLUE}
+
+    violations = charts["Violations by rule id"]
+    assert horizontal_bars(violations) == [("place.empty", pytest.approx(2)), ("move.destination", pytest.approx(1))]
+    assert (violations["xlabel"], violations["ylabel"]) == ("first illegal turns", None)
+    assert {b["fill"] for b in violations["bars"]} == {RED}
+
+    lengths = charts["Game lengths"]
+    assert upright_bars(lengths) == [
+        (pytest.approx(n, abs=1e-4), pytest.approx(count, abs=1e-4))
+        for n, count in [(0, 3), (3, 1), (7, 1), (12, 1), (31, 1), (45, 1), (60, 3)]
+    ]
+    assert (lengths["xlabel"], lengths["ylabel"]) == ("turns judged", "records")
+    assert {b["fill"] for b in lengths["bars"]} == {BLUE}
+
+    speed = charts["Throughput over time"]
+    # each interval's rate at its end; the tick that added no time adds no point
+    assert line_points(speed) == [
+        (pytest.approx(t, abs=1e-4), pytest.approx(r, abs=1e-4)) for t, r in [(0.5, 8), (1.5, 5), (2.0, 4)]
+    ]
+    assert (speed["xlabel"], speed["ylabel"]) == ("seconds", "games/s")
+    assert speed["line"]["stroke"] == BLUE and speed["bars"] == []
+
+    for title in ("Records by status", "Game lengths", "Throughput over time"):
+        assert _figure_inches(charts[title]) == (6, 2.6), title
+    # the violations chart: 0.4 in, and 0.3 in a rule id
+    assert _figure_inches(violations) == (6, pytest.approx(0.4 + 0.3 * 2))
+
+
+def test_the_violations_chart_lists_the_ten_most_violated_rule_ids(tmp_path):
+    # rule ids r01 ... r11, r01 broken 11 times, r02 10 times, ... r11 once
+    rows = [_r("illegal", 1, [f"r{k:02}" for k in range(1, 12 - n)]) for n in range(11)]
+    charts = report_charts(_page(tmp_path, summary_of(rows)))
+    violations = charts["Violations by rule id"]
+    assert horizontal_bars(violations) == [(f"r{k:02}", pytest.approx(12 - k)) for k in range(1, 11)]
+    assert _figure_inches(violations) == (6, pytest.approx(0.4 + 0.3 * 10))
+    assert horizontal_bars(charts["Records by status"]) == [
+        (s, pytest.approx(n)) for s, n in [("ok", 0), ("illegal", 11), ("result-mismatch", 0), ("bad-record", 0)]
+    ]
+
+
+@pytest.mark.parametrize("rows", [[], [_r("ok", 60, reason="tiebreak")]], ids=["no-record", "all-ok"])
+def test_no_violation_is_one_empty_bar_none(tmp_path, rows):
+    charts = report_charts(_page(tmp_path, summary_of(rows)))
+    violations = charts["Violations by rule id"]
+    assert horizontal_bars(violations) == [("(none)", pytest.approx(0, abs=1e-6))]
+    assert violations["xlabel"] == "first illegal turns"
+    assert _figure_inches(violations) == (6, pytest.approx(0.4 + 0.3 * 1))
+    assert charts["Throughput over time"]["line"] is None  # nothing judged: no rate, no line drawn
+
+
+def test_one_rule_id_is_as_tall_as_none(tmp_path):
+    charts = report_charts(_page(tmp_path, summary_of([_r("illegal", 2, ["place.empty"])], [(0.25, 1)])))
+    assert horizontal_bars(charts["Violations by rule id"]) == [("place.empty", pytest.approx(1))]
+    assert _figure_inches(charts["Violations by rule id"]) == (6, pytest.approx(0.7))
+    assert line_points(charts["Throughput over time"]) == [(pytest.approx(0.25), pytest.approx(4))]
+
+
+# --------------------------------------------------------- the report's page ---
+
+PAGE_HEAD = (
+    "<!doctype html><html lang='en'><head><meta charset='utf-8'>\n"
+    "<meta name='viewport' content='width=device-width, initial-scale=1'>\n"
+    "<title>Hexodic archive audit</title><style>\n"
+    "body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem;color:#1d1d1f}\n"
+    "table{border-collapse:collapse}td,th{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:left}\n"
+    "svg{max-width:100%;height:auto}</style></head><body>\n"
+    "<h1>Hexodic archive audit</h1>\n"
+)
+TABLE_HEAD = (
+    "<table><thead><tr><th>file</th><th>line</th><th>id</th><th>status</th>"
+    "<th>first illegal</th><th>violations</th><th>result / claimed</th><th>error</th></tr></thead><tbody>\n"
+)
+
+
+def _listed(**row) -> dict:
+    return {"file": "games.jsonl", "line": 1, "result": None, "claimed": None, "error": None, "violations": [], **row}
+
+
+LISTED = [
+    # illegal at index 2, from the start position: linked, at= the index + 1 (docs/audit.md)
+    _listed(
+        line=4, id="g<1>", status="illegal", first_illegal=2, violations=["place.empty", "move.destination"],
+        sheet="c3 +d4; e5 +d4; e5 +d5",
+    ),
+    # a wrong claim on a game from the start: linked at its end (no at=)
+    _listed(line=9, id=7, status="result-mismatch", first_illegal=None, result="A", claimed="B", sheet="c3 +d4"),
+    # no id; the error quotes the record
+    _listed(
+        file="b <&>.jsonl", line=12, id=None, status="bad-record", first_illegal=None,
+        error="turns[1]: HTN: cannot read '<b>'", sheet=None,
+    ),
+    # illegal at its first turn (index 0), from a given start: no link
+    _listed(line=20, id="s'1", status="illegal", first_illegal=0, violations=["game.over"], sheet=None),
+]  # fmt: skip
+
+LISTED_ROWS = (
+    "<tr><td>games.jsonl</td><td>4</td>"
+    "<td><a href='https://hexodic.example/game?turns=c3%20%2Bd4%3B%20e5%20%2Bd4%3B%20e5%20%2Bd5&amp;at=3'>g&lt;1&gt;</a></td>"
+    "<td>illegal</td><td>2</td><td>place.empty, move.destination</td><td>None / None</td><td></td></tr>\n"
+    "<tr><td>games.jsonl</td><td>9</td><td><a href='https://hexodic.example/game?turns=c3%20%2Bd4'>7</a></td>"
+    "<td>result-mismatch</td><td></td><td></td><td>A / B</td><td></td></tr>\n"
+    "<tr><td>b &lt;&amp;&gt;.jsonl</td><td>12</td><td>—</td><td>bad-record</td><td></td><td></td>"
+    "<td>None / None</td><td>turns[1]: HTN: cannot read &#x27;&lt;b&gt;&#x27;</td></tr>\n"
+    "<tr><td>games.jsonl</td><td>20</td><td>s&#x27;1</td><td>illegal</td><td>0</td><td>game.over</td>"
+    "<td>None / None</td><td></td></tr>\n"
+)
+
+
+def _without_svg(page: str) -> str:
+    return re.sub(r"<svg.*?</svg>\n", "<svg/>", page, flags=re.S)
+
+
+def _charts_part() -> str:
+    return "".join(f"<h2>{t}</h2><figure role='img' aria-label='{t}'><svg/></figure>\n" for t in CHART_TITLES)
+
+
+def test_the_report_page_is_exactly_its_parts(tmp_path):
+    summary = summary_of(COUNTED, COUNTED_TICKS)
+    summary.seconds, summary.workers = 2.0, 2
+    page = _page(tmp_path, summary, LISTED, ["games.jsonl", "b <&>.jsonl"], SITE + "/")
+    assert summary.lines() == [
+        "audit: 11 records: 5 ok, 2 illegal, 1 result-mismatch, 3 bad-record",
+        "endings: tiebreak 3, network 2, takeover 1",
+        "most violated: place.empty 2, move.destination 1",
+        "speed: 11 games judged in 2.0 s: 6 games/s (2 workers)",
+    ]
+    assert _without_svg(page) == (
+        PAGE_HEAD
+        + "<p>Inputs: <code>games.jsonl</code>, <code>b &lt;&amp;&gt;.jsonl</code></p>\n"
+        + "<ul><li>audit: 11 records: 5 ok, 2 illegal, 1 result-mismatch, 3 bad-record</li>"
+        + "<li>endings: tiebreak 3, network 2, takeover 1</li>"
+        + "<li>most violated: place.empty 2, move.destination 1</li>"
+        + "<li>speed: 11 games judged in 2.0 s: 6 games/s (2 workers)</li></ul>\n"
+        + _charts_part()
+        + "<h2>Records that are not ok (4 listed)</h2>\n"
+        + TABLE_HEAD
+        + LISTED_ROWS
+        + "</tbody></table></body></html>"
+    )
+
+
+def test_without_a_site_no_record_is_linked(tmp_path):
+    page = _page(tmp_path, summary_of(COUNTED), LISTED, site=None)
+    assert "<a " not in page and "/game?" not in page
+    unlinked = re.sub(r"<a href='[^']*'>(.*?)</a>", r"\1", LISTED_ROWS)
+    assert _without_svg(page).endswith(
+        "<h2>Records that are not ok (4 listed)</h2>\n" + TABLE_HEAD + unlinked + "</tbody></table></body></html>"
+    )
+
+
+def test_a_report_listing_nothing_has_an_empty_table(tmp_path):
+    page = _page(tmp_path, summary_of([_r("ok", 60, reason="tiebreak")]), [], ["a.jsonl"], SITE)
+    assert _without_svg(page) == (
+        PAGE_HEAD
+        + "<p>Inputs: <code>a.jsonl</code></p>\n"
+        + "<ul><li>audit: 1 record: 1 ok, 0 illegal, 0 result-mismatch, 0 bad-record</li>"
+        + "<li>endings: tiebreak 1</li></ul>\n"
+        + _charts_part()
+        + "<h2>Records that are not ok (0 listed)</h2>\n"
+        + TABLE_HEAD
+        + "</tbody></table></body></html>"
+    )
+
+
+# ------------------------------------------------------- self-play archives ---
+
+
+class Rigged(random.Random):
+    """A generator whose pick among SPOILS is ``kind`` and whose randrange is ``index``."""
+
+    def __init__(self, kind: str, index: int = 0) -> None:
+        super().__init__(0)
+        self.kind, self.index = kind, index
+
+    def choice(self, seq):
+        return self.kind if tuple(seq) == SPOILS else super().choice(seq)
+
+    def randrange(self, n):
+        assert 0 <= self.index < n
+        return self.index
+
+
+@pytest.fixture(scope="module")
+def played() -> dict:
+    """A whole self-play game, as a list of its 60 HTN texts (every game ends by turn 60)."""
+    (record,) = selfplay_records(1, seed=3)
+    assert isinstance(record["turns"], list) and len(record["turns"]) == 60 and record["result"] == "A"
+    return record
+
+
+def _spoilt(played: dict, kind: str, index: int = 0, **changes) -> dict | bytes:
+    return _spoil(Rigged(kind, index), {**played, "turns": list(played["turns"]), **changes})
+
+
+@pytest.mark.parametrize("index", [0, 1, 2, 37, 59])
+def test_an_illegal_turn_spoil_repeats_the_turn_before_or_opens_on_d4(played, index):
+    turns = played["turns"]
+    spoilt = _spoilt(played, "illegal-turn", index)
+    put = turns[index - 1] if index > 0 else "d4 +d4"  # its cell was just filled; d4 is closed at the opening
+    assert spoilt == {**played, "turns": [*turns[:index], put, *turns[index + 1 :]]}
+    row = judge(orjson.dumps(spoilt), "f.jsonl", 1)
+    assert (row["status"], row["first_illegal"], row["checked"]) == ("illegal", index, index + 1)
+
+
+def test_a_wrong_claim_spoil_claims_another_result(played):
+    for claim in ("A", "B", "draw", None):
+        chosen = set()
+        for seed in range(40):
+            rng = Rigged("wrong-claim")
+            rng.seed(seed)
+            spoilt = _spoil(rng, {**played, "result": claim})
+            assert spoilt == {**played, "result": spoilt["result"]}
+            chosen.add(spoilt["result"])
+        assert chosen == {"A", "B", "draw"} - {claim}, claim
+    row = judge(orjson.dumps(_spoilt(played, "wrong-claim")), "f.jsonl", 1)
+    assert (row["status"], row["result"], row["checked"]) == ("result-mismatch", "A", 60)
+
+
+def test_a_not_json_spoil_is_the_record_without_its_last_byte(played):
+    spoilt = _spoilt(played, "not-json")
+    assert spoilt == orjson.dumps(played).removesuffix(b"}")
+    assert judge(spoilt, "f.jsonl", 1)["error"] == "the line is not JSON (unexpected end of data)"
+
+
+def test_a_bad_turn_spoil_ends_the_game_on_a_turn_that_does_not_parse(played):
+    spoilt = _spoilt(played, "bad-turn")
+    assert spoilt == {**played, "turns": [*played["turns"][:59], "z9 +q1"]}
+    assert judge(orjson.dumps(spoilt), "f.jsonl", 1)["error"] == "turns[59]: HTN: 'z9': z9 is not a cell"
+
+
+def test_a_no_turns_spoil_and_a_bad_id_spoil(played):
+    assert _spoilt(played, "no-turns") == {"id": played["id"], "result": "A"}
+    assert _spoilt(played, "bad-id") == {**played, "id": [played["id"]]}
+
+
+@pytest.mark.parametrize("kind", ["illegal-turn", "bad-turn", "bad-id"])
+@pytest.mark.parametrize("turns", ["1. c3 +d4 e5 +d4", []], ids=["score-sheet", "no-turn"])
+def test_a_turn_spoil_of_a_score_sheet_or_of_no_turn_spoils_the_id(kind, turns):
+    """A score sheet is not edited turn by turn, nor an empty list: their id is spoilt instead."""
+    record = {"id": "selfplay-0-3", "turns": turns, "result": None}
+    assert _spoil(Rigged(kind, 0), dict(record)) == {**record, "id": ["selfplay-0-3"]}
+
+
+ARCHIVE_GAMES, ARCHIVE_SEED = 40, 6
+
+
+@pytest.fixture(scope="module")
+def archive_records() -> list:
+    """The records of write_archive(path, 40, seed=6, spoil=0.5), each spoil among them."""
+    records = list(selfplay_records(ARCHIVE_GAMES, ARCHIVE_SEED, 0.5))
+    dicts = [r for r in records if isinstance(r, dict)]
+    assert any(isinstance(r, bytes) for r in records)  # not JSON
+    assert any("turns" not in r for r in dicts) and any(isinstance(r["id"], list) for r in dicts)
+    assert any(isinstance(r.get("turns"), str) for r in dicts) and any(isinstance(r.get("turns"), list) for r in dicts)
+    return records
+
+
+@pytest.mark.parametrize("name", ["games.jsonl", "games.jsonl.gz", "games.jsonl.zst"])
+def test_write_archive_writes_every_record_a_line(archive_records, tmp_path, name):
+    import zstandard
+
+    path = tmp_path / name
+    assert write_archive(str(path), ARCHIVE_GAMES, seed=ARCHIVE_SEED, spoil=0.5) == ARCHIVE_GAMES
+    data = path.read_bytes()
+    magic = {".gz": b"\x1f\x8b", ".zst": b"\x28\xb5\x2f\xfd", ".jsonl": b"{"}[path.suffix]
+    assert data.startswith(magic)
+    if path.suffix == ".gz":
+        data = gzip.decompress(data)
+    elif path.suffix == ".zst":
+        data = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data)).read()
+    assert data == b"".join((r if isinstance(r, bytes) else orjson.dumps(r)) + b"\n" for r in archive_records)
+
+
+def test_write_archive_as_parquet_leaves_out_the_lines_that_do_not_read(archive_records, tmp_path):
+    path = tmp_path / "games.parquet"
+    kept = [
+        {
+            "id": r["id"],
+            "turns": r["turns"] if isinstance(r["turns"], str) else "; ".join(r["turns"]),
+            "result": r["result"],
+        }
+        for r in archive_records
+        if isinstance(r, dict) and isinstance(r["id"], str) and "turns" in r
+    ]
+    assert 0 < len(kept) < ARCHIVE_GAMES
+    assert write_archive(str(path), ARCHIVE_GAMES, seed=ARCHIVE_SEED, spoil=0.5) == len(kept)
+    assert parquet_rows(path) == kept
+
+
+def test_write_archive_repeats_distinct_games(tmp_path):
+    path = tmp_path / "games.jsonl"
+    assert write_archive(str(path), 7, seed=2, distinct=3) == 7
+    records = rows_of(path)
+    assert records == list(selfplay_records(7, 2, 0.0, 3))
+    assert [r["id"] for r in records] == [f"selfplay-2-{n}" for n in range(7)]
+    plain = lambda r: r["turns"] if isinstance(r["turns"], str) else _sheet(r["turns"])  # noqa: E731
+    assert [plain(r) for r in records[3:6]] == [plain(r) for r in records[:3]]  # game n is game n % 3
