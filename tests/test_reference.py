@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from checker import board
-from checker.catalogue import DECISIONS, ENTRIES, RULES, STEP_ECHO, STEP_MOVE, STEP_PLACE, STEP_SHAPE
+from checker import board, reference
+from checker.catalogue import CAPTURES, DECISIONS, ENDINGS, ENTRIES, RULES, STEP_ECHO, STEP_MOVE, STEP_PLACE, STEP_SHAPE
 from checker.legality import check
 from checker.notation import START_HPN, key_hpn, parse_hpn, parse_htn, position_to_hpn, turn_to_htn
 from checker.play import weigh_echo_capture, weigh_encirclement
@@ -301,3 +301,63 @@ def test_board_section_names_every_cell():
     # "the neighbours of d4 are d3, d5, c3, c4, e4 and e5"
     assert sorted(board.name(n) for n in board.NEIGHBOURS[board.D4]) == ["c3", "c4", "d3", "d5", "e4", "e5"]
     assert board.steps(board.A1, board.G7) == 6
+
+
+# RULES §9: the published page of each family of rule ids, and of the captures and the ends
+PUBLISHED = {
+    "game.": "https://hexodic.com/rules/game-end",
+    "project.": "https://hexodic.com/rules/project",
+    "place.": "https://hexodic.com/rules/project",
+    "move.": "https://hexodic.com/rules/project",
+    "shape.": "https://hexodic.com/rules/shape",
+    "echo.": "https://hexodic.com/rules/echo",
+    "echo-capture.": "https://hexodic.com/rules/echo-capture",
+    "echo-lock.": "https://hexodic.com/rules/lock",
+    "position.": "https://hexodic.com/glossary",
+    "capture.": "https://hexodic.com/rules/capture",
+    "end.takeover": "https://hexodic.com/rules/takeover",
+    "end.network": "https://hexodic.com/rules/network",
+    "end.strangle": "https://hexodic.com/rules/strangle",
+    "end.repetition": "https://hexodic.com/rules/game-end",
+    "end.threefold": "https://hexodic.com/rules/game-end",
+    "end.tiebreak": "https://hexodic.com/rules/game-end",
+}
+# the entries RULES.md marks [decided D-n] (the position.* checks: D-3, an inconsistent position)
+DECIDED = {"project.skip": "D-4", "shape.skipped": "D-7", "echo-lock.unlocked": "D-9", "capture.echo": "D-10"}
+
+
+def _published(entry_id: str) -> str:
+    (url,) = {url for prefix, url in PUBLISHED.items() if entry_id.startswith(prefix)}
+    return f"[{url.removeprefix('https://')}]({url})"
+
+
+def _source(entry_id: str) -> str:
+    decided = "D-3" if entry_id.startswith("position.") else DECIDED.get(entry_id)
+    return f"decided, {decided}" if decided else "rule"
+
+
+def test_the_rule_ids_table_lists_every_check_with_its_source_and_published_page():
+    table = reference._ids_table()
+    assert table.header == ("id", "step", "title", "source", "published page")
+    assert [row[0] for row in table.rows] == list(RULES)  # in turn order
+    for rid, step, title, source, page in table.rows:
+        assert (step, title) == (RULES[rid].step, RULES[rid].title), rid
+        assert (source, page) == (_source(rid), _published(rid)), rid
+    assert table.rows[1] == (
+        "project.skip", STEP_PLACE, "Cooldown skip", "decided, D-4",
+        "[hexodic.com/rules/project](https://hexodic.com/rules/project)",
+    )  # fmt: skip
+
+
+def test_the_other_ids_table_lists_the_captures_then_the_ends():
+    table = reference._other_ids_table()
+    assert table.header == ("id", "kind", "title", "source", "published page")
+    assert [row[:2] for row in table.rows] == [
+        ("capture.move", "capture"), ("capture.encirclement", "capture"), ("capture.echo", "capture"),
+        ("end.takeover", "end"), ("end.network", "end"), ("end.strangle", "end"),
+        ("end.repetition", "end"), ("end.threefold", "end"), ("end.tiebreak", "end"),
+    ]  # fmt: skip
+    entries = {**CAPTURES, **ENDINGS}
+    for eid, _, title, source, page in table.rows:
+        assert (title, source, page) == (entries[eid].title, _source(eid), _published(eid)), eid
+    assert table.rows[2][2:4] == ("The Echo-Capture check", "decided, D-10")
