@@ -13,6 +13,7 @@ import pytest
 
 from checker import board
 from checker.counting import estimate_expansions
+from checker.extras import public_origin
 from checker.legality import check
 from checker.notation import START_HPN, NotationError, parse_hpn, parse_htn
 from checker.scoresheet import ScoreSheetError, read_score_sheet
@@ -181,3 +182,42 @@ def test_the_perft_estimate_is_the_same_for_the_same_position_and_depth():
     here = estimate_expansions(parse_hpn(MIDGAME), 5)
     assert {_estimate_elsewhere(MIDGAME, 5, seed) for seed in ("1", "2")} == {here}
     assert estimate_expansions(start, 3) != estimate_expansions(start, 4)
+
+
+# ---------------------------------------------------------- HEXODIC_PUBLIC_URL ---
+
+NOT_AN_ORIGIN = "is not allowed: an origin such as https://check.hexodic.example (scheme, host, optional port; no path)"
+
+
+@pytest.mark.parametrize(
+    "raw, origin",
+    [
+        ("https://check.hexodic.example", "https://check.hexodic.example"),
+        (" https://check.hexodic.example/ ", "https://check.hexodic.example"),  # spaces and one trailing '/' dropped
+        ("http://localhost:8080/", "http://localhost:8080"),
+        ("\thttp://127.0.0.1:5000\n", "http://127.0.0.1:5000"),
+        ("", None),
+        ("  \t ", None),
+    ],
+)
+def test_the_public_url_is_read_as_an_origin(raw, origin):
+    assert public_origin(raw) == origin
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "https://x.org/path",
+        "https://x.org//",  # one trailing '/' is dropped, not two
+        "/https://x.org",
+        "ftp://x.org",
+        "https://",
+        "check.hexodic.example",
+        "https://x.org:123456",
+        "https://x.org?q=1",
+    ],
+)
+def test_a_public_url_that_is_not_an_origin_is_refused_in_one_line_naming_the_variable(raw):
+    with pytest.raises(ValueError) as caught:
+        public_origin(raw)
+    assert str(caught.value) == f"HEXODIC_PUBLIC_URL={raw!r} {NOT_AN_ORIGIN}"

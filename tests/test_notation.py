@@ -580,3 +580,152 @@ def test_a_sign_with_no_cell_after_it_is_named(text, sign):
     with pytest.raises(NotationError) as err:
         parse_htn(text)
     assert err.value.message == f"{sign!r}: a cell must follow it, such as {sign}d4"
+
+
+# ------------------------------------------ HPN errors: the exact explanation ----
+# A text the HPN grammar refuses is explained field by field, in the order of RULES §10
+# (board, row a to g, to-move, A, B, half-moves): the first fault found, its message saying
+# what was expected there, its ``where`` naming the field (or the row) at fault.
+
+START_PLAYER = "7:3:6:0:0:-:-"
+PLAYER_PARTS = "(reserve:charges:lowers_left:captures:raises:flags:cooldown)"
+
+
+def _hpn(board_text=START_BOARD, to_move="A", a=START_PLAYER, b=START_PLAYER, half="0", sep=" "):
+    return sep.join((board_text, to_move, a, b, half))
+
+
+def _board_with(row: str, text: str) -> str:
+    """The start position's HPN with one row of its board written as ``text``."""
+    rows = START_BOARD.split("/")
+    rows["abcdefg".index(row)] = text
+    return _hpn("/".join(rows))
+
+
+def explained(text) -> tuple[str, str]:
+    err = raises_notation(parse_hpn, text)
+    return err.message, err.where
+
+
+FIELDS_5 = "an HPN position has 5 space-separated fields (board, to-move, A, B, half-moves); found"
+
+
+@pytest.mark.parametrize(
+    "text, message, where",
+    [
+        # the fields
+        ("", f"{FIELDS_5} 0", "position"),
+        (START_BOARD, f"{FIELDS_5} 1", "position"),
+        (_hpn(half="0 0"), f"{FIELDS_5} 6", "position"),
+        (_hpn().rsplit(" ", 1)[0], f"{FIELDS_5} 4", "position"),
+        # five good fields, but not separated by the spaces (or tabs, CR, LF) HPN allows
+        (_hpn(sep="\x0b"), "the fields of an HPN position are separated by spaces", "position"),
+        (_hpn().replace(" A ", "\xa0A ", 1), "the fields of an HPN position are separated by spaces", "position"),
+        # the board's rows
+        (
+            _hpn("/".join(START_BOARD.split("/")[:6])),
+            "the board has 6 rows, expected 7 (rows a to g separated by '/')",
+            "board",
+        ),
+        (_hpn(START_BOARD + "/0000"), "the board has 8 rows, expected 7 (rows a to g separated by '/')", "board"),
+        (_board_with("c", "00000"), "row c has 5 cells, expected 6", "row c"),
+        (_board_with("c", "0000000"), "row c has 7 cells, expected 6", "row c"),
+        (_board_with("b", ""), "row b has 0 cells, expected 5", "row b"),
+        (_board_with("d", "0A0B0*"), "row d has 3 cells, expected 7", "row d"),
+        (_board_with("d", "2A*1B*0A*1B2*0*"), "row d has 6 cells, expected 7", "row d"),
+        (_board_with("g", "00000"), "row g has 5 cells, expected 4", "row g"),
+        (_board_with("a", "0"), "row a has 1 cells, expected 4", "row a"),
+        # a cell's text: a tier digit, then A or B, then * (the cell named while the row has one left)
+        (_board_with("c", "003000"), "row c (cell c3): tier 3 is not 0, 1 or 2", "row c"),
+        (_board_with("c", "2A*1B3000"), "row c (cell c3): tier 3 is not 0, 1 or 2", "row c"),
+        (_board_with("a", "9000"), "row a (cell a1): tier 9 is not 0, 1 or 2", "row a"),
+        (_board_with("e", "00X000"), "row e (cell e4): expected a tier digit 0, 1 or 2, found 'X'", "row e"),
+        (_board_with("c", "0a0000"), "row c (cell c2): expected a tier digit 0, 1 or 2, found 'a'", "row c"),
+        (_board_with("c", "0*A0000"), "row c (cell c2): expected a tier digit 0, 1 or 2, found 'A'", "row c"),
+        (_board_with("c", "0AB0000"), "row c (cell c2): expected a tier digit 0, 1 or 2, found 'B'", "row c"),
+        (_board_with("c", "0A**0000"), "row c (cell c2): expected a tier digit 0, 1 or 2, found '*'", "row c"),
+        (_board_with("f", "1B*0b000"), "row f (cell f5): expected a tier digit 0, 1 or 2, found 'b'", "row f"),
+        (_board_with("g", "A000"), "row g (cell g4): expected a tier digit 0, 1 or 2, found 'A'", "row g"),
+        # past the row's last cell there is no cell to name
+        (_board_with("a", "0000X"), "row a: expected a tier digit 0, 1 or 2, found 'X'", "row a"),
+        (_board_with("g", "2A*0009"), "row g: tier 9 is not 0, 1 or 2", "row g"),
+        # the player to move
+        (_hpn(to_move="C"), "the player to move must be A or B, not 'C'", "to-move"),
+        (_hpn(to_move="AB"), "the player to move must be A or B, not 'AB'", "to-move"),
+        (_hpn(to_move="a"), "the player to move must be A or B, not 'a'", "to-move"),
+        # a player's seven parts
+        (
+            _hpn(a="7:3:6:0:0:-"),
+            f"player A '7:3:6:0:0:-' has 6 ':'-separated parts, expected 7 {PLAYER_PARTS}",
+            "player A",
+        ),
+        (
+            _hpn(b="7:3:6:0:0:-:-:-"),
+            f"player B '7:3:6:0:0:-:-:-' has 8 ':'-separated parts, expected 7 {PLAYER_PARTS}",
+            "player B",
+        ),
+        (_hpn(b="7"), f"player B '7' has 1 ':'-separated parts, expected 7 {PLAYER_PARTS}", "player B"),
+        (_hpn(a="x:3:6:0:0:-:-"), "A's reserve must be a whole number, not 'x'", "player A"),
+        (_hpn(a="7::6:0:0:-:-"), "A's charges must be a whole number, not ''", "player A"),
+        (_hpn(b="7:3:-6:0:0:-:-"), "B's lowers_left must be a whole number, not '-6'", "player B"),
+        (_hpn(b="7:3:6:0x:0:-:-"), "B's captures must be a whole number, not '0x'", "player B"),
+        (_hpn(b="7:3:6:0:0.5:-:-"), "B's raises must be a whole number, not '0.5'", "player B"),
+        (_hpn(a="7:\u0663:6:0:0:-:-"), "A's charges must be a whole number, not '\u0663'", "player A"),
+        (_hpn(a="7:3:6:0:0:LP:-"), "A's flags 'LP' must be '-', 'P', 'L' or 'PL' (P before L)", "player A"),
+        (_hpn(b="7:3:6:0:0:p:-"), "B's flags 'p' must be '-', 'P', 'L' or 'PL' (P before L)", "player B"),
+        (_hpn(b="7:3:6:0:0:l:-"), "B's flags 'l' must be '-', 'P', 'L' or 'PL' (P before L)", "player B"),
+        (_hpn(b="7:3:6:0:0:pl:-"), "B's flags 'pl' must be '-', 'P', 'L' or 'PL' (P before L)", "player B"),
+        (_hpn(a="7:3:6:0:0::-"), "A's flags '' must be '-', 'P', 'L' or 'PL' (P before L)", "player A"),
+        (_hpn(a="7:3:6:0:0:-:h9"), "'h9' in the cooldown 'h9' is not a cell", "player A"),
+        (_hpn(b="7:3:6:0:0:P:c3,a5"), "'a5' in the cooldown 'c3,a5' is not a cell", "player B"),
+        # a cooldown cell named twice is explained in its field whatever fault the grammar met later
+        (_hpn(a="6:3:6:0:0:P:c3,C3", half="x"), "c3 is listed twice in the cooldown 'c3,C3'", "player A"),
+        # the half-move count
+        (_hpn(half="x"), "the half-move count must be a whole number, not 'x'", "half-moves"),
+        (_hpn(half="+1"), "the half-move count must be a whole number, not '+1'", "half-moves"),
+    ],
+)
+def test_a_bad_hpn_is_explained_exactly(text, message, where):
+    assert explained(text) == (message, where)
+
+
+# Every kind of cell text (RICH_BOARD), and a row that ends in a lock.
+BOARDS = [START_BOARD, RICH_BOARD, "0002A*/1B*0000/000000/0000000/000000/00000/0002*"]
+PLAYERS = [START_PLAYER, "6:3:6:0:1:P:-", "0:2:5:3:4:PL:-", "5:0:0:12:7:L:g7,c3,e5", "0:0:0:0:0:P:d4"]
+
+
+@pytest.mark.parametrize("board_text", BOARDS)
+@pytest.mark.parametrize("to_move", ["A", "B"])
+def test_every_good_board_and_player_to_move_is_passed_over_to_the_fault(board_text, to_move):
+    """The explanation names the first fault: good fields before it are read as good."""
+    assert explained(_hpn(board_text, to_move, half="x")) == (
+        "the half-move count must be a whole number, not 'x'",
+        "half-moves",
+    )
+
+
+@pytest.mark.parametrize("a", PLAYERS)
+def test_a_good_player_a_is_passed_over_to_player_b(a):
+    assert explained(_hpn(RICH_BOARD, "B", a=a, b="7:3:6:0:0:X:-")) == (
+        "B's flags 'X' must be '-', 'P', 'L' or 'PL' (P before L)",
+        "player B",
+    )
+
+
+@pytest.mark.parametrize("b", PLAYERS)
+def test_a_good_player_b_is_passed_over_to_the_half_moves(b):
+    assert explained(_hpn(a=PLAYERS[2], b=b, half="1e3")) == (
+        "the half-move count must be a whole number, not '1e3'",
+        "half-moves",
+    )
+
+
+@pytest.mark.parametrize("who", ["A", "B"])
+@pytest.mark.parametrize("text", PLAYERS)
+def test_the_explanation_reads_a_good_player_as_the_parser_does(who, text):
+    """The explainer's reading of a player field is the parser's (it answers only when the
+    grammar refused the text, but what it reads of a good field is the same PlayerState)."""
+    from checker.notation import _explain_player
+
+    a, b = (text, START_PLAYER) if who == "A" else (START_PLAYER, text)
+    assert _explain_player(text, who) == parse_hpn(_hpn(a=a, b=b)).player(who)

@@ -17,11 +17,20 @@ code's own output copied back:
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
-from checker import board
-from checker.counting import BudgetExceeded, after, count_turns, perft, perft_count
+from checker import board, counting
+from checker.counting import (
+    BudgetExceeded,
+    after,
+    count_turns,
+    estimate_expansions,
+    expansions,
+    perft,
+    perft_count,
+)
 from checker.generate import legal_turns
 from checker.notation import parse_hpn, parse_htn, turn_to_htn
 from checker.play import apply
@@ -145,6 +154,94 @@ def test_perft_count_with_and_without_divide():
     split = perft_count(START, 1, divide=True)
     assert split.nodes == 480 and len(split.divide) == 480 and {n for _, n in split.divide} == {1}
     assert perft_count(START, 0, divide=True) == (START, 0, 1, ())
+
+
+# ------------------------------------------------------------ the estimate ---
+# estimate_expansions estimates what a count to ``depth`` expands: every position at ply 0 … depth-1, that is
+# perft(0) + … + perft(depth - 1) (counting.Budget).  It is exact to depth 2 (ply 0 is the position, ply 1 its
+# turns); deeper, each random descent multiplies the numbers of legal turns it meets, and a level's size is the
+# mean over the descents of the products that reach it (Knuth).
+
+
+@pytest.mark.parametrize("name", ["start", "cooldown-skip", "takeover-threat", "last-half-move", "game-over"])
+def test_the_estimate_is_exact_to_depth_2(name):
+    pos, nodes = _table(name), TABLE[name].nodes
+    # depth 0 expands nothing, depth 1 the position itself, depth 2 the position and its turns' positions
+    assert [estimate_expansions(pos, d) for d in (0, 1, 2)] == [0.0, 1.0, 1.0 + nodes[0]]
+    assert [estimate_expansions(pos, d) for d in (0, 1, 2)] == [expansions(pos, d) for d in (0, 1, 2)]
+
+
+def test_the_estimate_where_the_game_ends_within_a_turn_is_exact():
+    over, last = _table("game-over"), _table("last-half-move")
+    # the game is over: the position is expanded (its turns listed: none) and nothing below it, at every depth
+    assert [estimate_expansions(over, d) for d in (3, 4, 6)] == [1.0, 1.0, 1.0]
+    # every turn from half-move 59 ends the game (the half-move cap): 1 + 277 positions, whatever the depth
+    assert [estimate_expansions(last, d) for d in (3, 4, 6)] == [278.0, 278.0, 278.0]
+    assert expansions(last, 4) == 278
+
+
+class _FirstTurn:
+    """A stand-in for random.Random whose descents always take the first turn listed: every descent is then
+    the same, so the estimate is that one descent's products, worked out here from the legal turns."""
+
+    seeds: list[object] = []
+
+    def __init__(self, seed: object) -> None:
+        self.seeds.append(seed)
+
+    def choice(self, turns):
+        return turns[0]
+
+
+def _first_descent(pos: Position, depth: int) -> float:
+    """1 + b0 + b0·b1 + … + b0·…·b(depth-2), the numbers of legal turns b0, b1, … met along the first turns."""
+    total, product = 1.0, 1.0
+    for _ in range(depth - 1):
+        turns = legal_turns(pos)
+        product *= len(turns)
+        total += product
+        if not turns:
+            break
+        pos = apply(pos, turns[0]).position
+    return total
+
+
+@pytest.mark.parametrize("depth", [3, 4, 5])
+@pytest.mark.parametrize("walks", [1, 3, 16])
+def test_the_estimate_multiplies_the_turns_a_descent_meets(monkeypatch, depth, walks):
+    monkeypatch.setattr(counting, "random", SimpleNamespace(Random=_FirstTurn))
+    for name in ("start", "cooldown-skip", "last-half-move"):
+        pos = _table(name)
+        assert estimate_expansions(pos, depth, walks) == _first_descent(pos, depth), name
+
+
+def test_the_estimate_is_seeded_from_the_position_and_the_depth(monkeypatch):
+    monkeypatch.setattr(counting, "random", SimpleNamespace(Random=_FirstTurn))
+    _FirstTurn.seeds = seeds = []
+    start, early = _table("start"), _table("early")
+    for pos, depth in [(start, 3), (start, 3), (parse_hpn(TABLE["start"].hpn), 3), (start, 4), (early, 3)]:
+        estimate_expansions(pos, depth)
+    assert len(seeds) == 5 and None not in seeds
+    assert seeds[0] == seeds[1] == seeds[2] and len({seeds[0], seeds[3], seeds[4]}) == 3
+
+
+def test_one_random_descent_is_one_turn_of_each_level():
+    pos = _table("cooldown-skip")
+    turns = legal_turns(pos)
+    children = [apply(pos, t).position for t in turns]
+    n = len(turns)
+    assert n == 3
+    # depth 3: 1 + 3 + 3 · (the turns of one of the 3 positions after a turn)
+    counts = {len(legal_turns(c)) for c in children}
+    level_2 = estimate_expansions(pos, 3, walks=1) - 1 - n
+    assert level_2 / n in counts
+    # depth 4: 1 + 3 + 3 · c1 + 3 · c1 · c2: c1 the turns of a position after one turn, c2 of one after two
+    two_deep = {(len(legal_turns(c)), len(legal_turns(apply(c, t).position))) for c in children for t in legal_turns(c)}
+    levels = estimate_expansions(pos, 4, walks=1) - 1 - n
+    assert any(levels == n * c1 * (1 + c2) for c1, c2 in two_deep)
+    # 16 descents (the default): level 2 is 3 times the mean of 16 such counts, so between the least and the most
+    mean = (estimate_expansions(pos, 3) - 1 - n) / n
+    assert min(counts) <= mean <= max(counts) and (mean * 16) % 1 == 0
 
 
 # ------------------------------------------------------------- the table ---
