@@ -1072,3 +1072,14 @@ def test_write_archive_repeats_distinct_games(tmp_path):
     assert [r["id"] for r in records] == [f"selfplay-2-{n}" for n in range(7)]
     plain = lambda r: r["turns"] if isinstance(r["turns"], str) else _sheet(r["turns"])  # noqa: E731
     assert [plain(r) for r in records[3:6]] == [plain(r) for r in records[:3]]  # game n is game n % 3
+
+
+def test_write_archive_by_default_is_seed_0_and_nothing_spoilt(tmp_path):
+    path = tmp_path / "games.jsonl"
+    assert write_archive(str(path), 4) == 4
+    records = rows_of(path)
+    assert records == list(selfplay_records(4, 0)) and [r["id"] for r in records] == [
+        f"selfplay-0-{n}" for n in range(4)
+    ]
+    rows = [judge(orjson.dumps(r), str(path), n) for n, r in enumerate(records, start=1)]
+    assert [r["status"] for r in rows] == ["ok"] * 4
