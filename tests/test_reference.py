@@ -30,6 +30,11 @@ from checker.reference import (
     PLAYER_EXAMPLE,
     RICH_HPN,
     SECTIONS,
+    Bullets,
+    Code,
+    Entries,
+    Para,
+    Table,
     entry_html,
     html_page,
     inline_html,
@@ -144,6 +149,158 @@ def test_inline_html_escapes_and_links():
     assert '<a href="/rules#D-4">D-4</a>' in entry_html("project.skip")
     assert '<a href="/rules#move.reserve-empty"><code>move.reserve-empty</code></a>' in entry_html("project.skip")
     assert inline_html("example.com is not an id") == "example.com is not an id"
+
+
+# Text content escapes <, > and & but leaves quotes as they are: only an attribute's value
+# (an href, the aria-label of a table) needs its quotes escaped.
+
+
+def test_inline_html_escapes_text_and_keeps_its_quotes():
+    assert inline_html('The "skip" <is> `skip`; it\'s "A & B".') == (
+        'The "skip" &lt;is&gt; <code>skip</code>; it\'s "A &amp; B".'
+    )
+    assert inline_html("a < b > c & d") == "a &lt; b &gt; c &amp; d"
+
+
+def test_inline_html_code_is_marked_and_linked_only_when_it_is_an_entry():
+    assert inline_html('`{"kind": "place"} <x> & y`') == '<code>{"kind": "place"} &lt;x&gt; &amp; y</code>'
+    assert inline_html("`skip`, `D-99` and `a1`") == "<code>skip</code>, <code>D-99</code> and <code>a1</code>"
+    assert inline_html("`place.cooldown` and `D-4`", "/rules") == (
+        '<a href="/rules#place.cooldown"><code>place.cooldown</code></a> and <a href="/rules#D-4"><code>D-4</code></a>'
+    )
+
+
+def test_inline_html_bold_and_emphasis_hold_inline_text():
+    assert inline_html("rules version **2025-01-01** & *mover*") == (
+        "rules version <strong>2025-01-01</strong> &amp; <em>mover</em>"
+    )
+    assert inline_html("**a <b> & `place.cooldown` or D-4**", "/rules") == (
+        '<strong>a &lt;b&gt; &amp; <a href="/rules#place.cooldown"><code>place.cooldown</code></a> or '
+        '<a href="/rules#D-4">D-4</a></strong>'
+    )
+    assert inline_html("*the reading D-4 & `skip`*", "/rules") == (
+        '<em>the reading <a href="/rules#D-4">D-4</a> &amp; <code>skip</code></em>'
+    )
+    # a lone star is text, not emphasis
+    assert inline_html("6 * 2 = 12") == "6 * 2 = 12"
+
+
+def test_inline_html_links_keep_their_label_and_escape_their_address():
+    assert inline_html(
+        'see [Decided readings](#decisions) and [the "Project" page](https://hexodic.com/rules/project).'
+    ) == (
+        'see <a href="#decisions">Decided readings</a> and '
+        '<a href="https://hexodic.com/rules/project">the "Project" page</a>.'
+    )
+    assert inline_html("[**all** <rules>](/v1/rules?a=1&b=2)") == (
+        '<a href="/v1/rules?a=1&amp;b=2"><strong>all</strong> &lt;rules&gt;</a>'
+    )
+
+
+def test_inline_html_from_another_page_links_every_named_entry_into_the_reference():
+    # "catalogue ids and D-n linked to base#id" in every form of text, a link's label included
+    text = (
+        "place.cooldown, `game.over`, D-4, **D-10**, *end.takeover* and "
+        "[the rule echo-lock.once](https://hexodic.com/rules/lock); D-99 and a.b are no entries"
+    )
+    p = _Page()
+    p.feed(inline_html(text, "/rules"))
+    p.close()
+    assert p.hrefs == [
+        "/rules#place.cooldown",
+        "/rules#game.over",
+        "/rules#D-4",
+        "/rules#D-10",
+        "/rules#end.takeover",
+        "https://hexodic.com/rules/lock",
+        "/rules#echo-lock.once",
+    ]
+    # on the reference itself (base ""), the same links are to the page's own anchors
+    p = _Page()
+    p.feed(inline_html(text))
+    p.close()
+    assert p.hrefs == [
+        "#place.cooldown",
+        "#game.over",
+        "#D-4",
+        "#D-10",
+        "#end.takeover",
+        "https://hexodic.com/rules/lock",
+        "#echo-lock.once",
+    ]
+
+
+# ------------------------------------------------------ the page's blocks ------
+
+
+def test_html_block_paragraph_and_lists():
+    block = reference._html_block
+    assert block(Para('The "centre" is **d4** & `c3` < `e5`.'), 2) == [
+        '<p>The "centre" is <strong>d4</strong> &amp; <code>c3</code> &lt; <code>e5</code>.</p>'
+    ]
+    assert block(Bullets(("*mover*: the player", "see D-4")), 2) == [
+        "<ul>",
+        "<li><em>mover</em>: the player</li>",
+        '<li>see <a href="#D-4">D-4</a></li>',
+        "</ul>",
+    ]
+    assert block(Bullets(("first", "second & last"), ordered=True), 2) == [
+        "<ol>",
+        "<li>first</li>",
+        "<li>second &amp; last</li>",
+        "</ol>",
+    ]
+
+
+def test_html_block_code_is_preformatted_and_escaped_as_text():
+    assert reference._html_block(Code('{"to_move": "B",\n "x": \'<a> & b\'}', "json"), 2) == [
+        '<pre><code>{"to_move": "B",\n "x": \'&lt;a&gt; &amp; b\'}</code></pre>'
+    ]
+
+
+def test_html_block_table_is_a_named_region_with_a_header_row():
+    table = Table(("`id`", 'the "source" & kind'), (("place.cooldown", "rule"), ("D-4", "a < b")))
+    assert reference._html_block(table, 2) == [
+        # the label is the header's words, an attribute: quotes and & escaped, markup dropped
+        '<div class="table" tabindex="0" role="region" aria-label="Table: id, the &quot;source&quot; &amp; kind">'
+        "<table>",
+        '<thead><tr><th scope="col"><code>id</code></th><th scope="col">the "source" &amp; kind</th></tr></thead>',
+        "<tbody>",
+        '<tr><td><a href="#place.cooldown"><code>place.cooldown</code></a></td><td>rule</td></tr>',
+        '<tr><td><a href="#D-4">D-4</a></td><td>a &lt; b</td></tr>',
+        "</tbody></table></div>",
+    ]
+
+
+def test_html_block_entries_each_with_its_anchor_heading_and_source():
+    # as docs/rules.md shows them: id (in code unless a D-n) and title; where it belongs and its
+    # source (RULES.md: the position checks are decided D-3, end.takeover a published rule); the text
+    assert reference._html_block(Entries(("position.tier", "D-2", "end.takeover")), 2) == [
+        '<article class="entry rule" id="position.tier">',
+        '<h3><a class="anchor" href="#position.tier"><code>position.tier</code></a> Tiers 0–2</h3>',
+        '<p class="meta">Position · decided reading <a href="#D-3">D-3</a> · '
+        '<a href="https://hexodic.com/glossary">published page</a></p>',
+        "<p>Every cell's tier is 0, 1 or 2.</p>",
+        "</article>",
+        '<article class="entry decision" id="D-2">',
+        '<h3><a class="anchor" href="#D-2">D-2</a> The players</h3>',
+        '<p class="meta">decided reading · <a href="https://hexodic.com/glossary">published page</a></p>',
+        "<p>The players are called A and B, and A moves first.</p>",
+        "</article>",
+        '<article class="entry end" id="end.takeover">',
+        '<h3><a class="anchor" href="#end.takeover"><code>end.takeover</code></a> Takeover</h3>',
+        '<p class="meta">End of the game · published rule · '
+        '<a href="https://hexodic.com/rules/takeover">published page</a></p>',
+        '<p>Checked first (<a href="#D-11">D-11</a>): the mover has now captured 6 or more enemy stones in the '
+        "game, by any kind of capture. The mover wins.</p>",
+        "</article>",
+    ]
+
+
+@pytest.mark.parametrize("depth,heading", [(1, "h2"), (2, "h3"), (3, "h4"), (4, "h5"), (5, "h6"), (6, "h6")])
+def test_html_block_entry_headings_are_one_below_their_section_and_at_most_h6(depth, heading):
+    lines = reference._html_block(Entries(("D-2",)), depth)
+    assert lines[1] == f'<{heading}><a class="anchor" href="#D-2">D-2</a> The players</{heading}>'
 
 
 def test_plain_entry_for_a_terminal():
