@@ -62,9 +62,15 @@ ifeq ($(MAKECMDGOALS),test)
 MAKEFLAGS += --jobs=2
 endif
 
+# One xdist worker more than there are cores: the suite spends about half its time waiting on the
+# servers, browsers and commands it starts, and a third worker fills that (on 2 cores: 283 s of
+# tests, where 2 workers took 468 s).  A test whose timing needs the cores is marked `alone`
+# (tests/conftest.py): no other worker runs a test beside it.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+
 test: $(TESTING) $(NODE)
 	$(LINT)
-	$(PY) -m pytest -n auto $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 # Mutation testing (mutmut 3, configured in pyproject.toml's [tool.mutmut]): the rules engine
 # (checker/*.py) and the archive audit (checker/tools/audit), each mutant against the tests that

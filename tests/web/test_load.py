@@ -23,6 +23,8 @@ import socket
 import time
 import urllib.parse
 
+import pytest
+
 from bench.server import HOST, running_gunicorn
 from checker.tools.perft_table import load_table
 from checker.tools.vectors import read_vectors
@@ -152,6 +154,7 @@ def _probe(port: int, method: str, path: str, body: bytes | None) -> float | Non
         conn.close()
 
 
+@pytest.mark.alone  # its latencies are the server's, not those of the tests beside it
 def test_costly_requests_and_a_crowd_of_pollers_leave_the_probes_answered():
     ctx = multiprocessing.get_context("spawn")
     check = json.dumps(
