@@ -50,8 +50,8 @@ $(NODE): package.json package-lock.json
 
 install: $(RUNTIME)
 
-# Lint and types first (ruff's linter and formatter check, mypy as configured in
-# pyproject.toml): any finding fails `make test` before a test runs.
+# Lint and types (ruff's linter and formatter check, mypy as configured in pyproject.toml): any
+# finding fails `make lint`, and `make test` too.
 LINT := $(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . && $(VENV)/bin/mypy
 
 lint: $(TESTING)
@@ -68,9 +68,13 @@ endif
 # (tests/conftest.py): no other worker runs a test beside it.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 
+# The lint runs beside the tests (it takes 8 s of one core, and the tests' first seconds are the
+# workers collecting); a finding fails `make test` once the tests are done.
 test: $(TESTING) $(NODE)
-	$(LINT)
-	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+	@echo "$(LINT) &"; ($(LINT)) & lint=$$!; \
+	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS); tests=$$?; \
+	wait $$lint || { echo "make test: the lint or type check failed (its findings are above)"; exit 1; }; \
+	exit $$tests
 
 # Mutation testing (mutmut 3, configured in pyproject.toml's [tool.mutmut]): the rules engine
 # (checker/*.py) and the archive audit (checker/tools/audit), each mutant against the tests that
