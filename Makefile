@@ -63,8 +63,8 @@ MAKEFLAGS += --jobs=2
 endif
 
 # One xdist worker more than there are cores: the suite spends about half its time waiting on the
-# servers, browsers and commands it starts, and a third worker fills that (on 2 cores: 283 s of
-# tests, where 2 workers took 468 s).  A test whose timing needs the cores is marked `alone`
+# servers, browsers and commands it starts, and a third worker fills that (the tests on 2 cores, one
+# warm clone: 424 s with 2 workers, 283 s with 3, 310 s with 4).  A test whose timing needs the cores is marked `alone`
 # (tests/conftest.py): no other worker runs a test beside it.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 
