@@ -873,13 +873,13 @@ LISTED = [
 LISTED_ROWS = (
     "<tr><td>games.jsonl</td><td>4</td>"
     "<td><a href='https://hexodic.example/game?turns=c3%20%2Bd4%3B%20e5%20%2Bd4%3B%20e5%20%2Bd5&amp;at=3'>g&lt;1&gt;</a></td>"
-    "<td>illegal</td><td>2</td><td>place.empty, move.destination</td><td>None / None</td><td></td></tr>\n"
+    "<td>illegal</td><td>2</td><td>place.empty, move.destination</td><td>— / —</td><td></td></tr>\n"
     "<tr><td>games.jsonl</td><td>9</td><td><a href='https://hexodic.example/game?turns=c3%20%2Bd4'>7</a></td>"
     "<td>result-mismatch</td><td></td><td></td><td>A / B</td><td></td></tr>\n"
     "<tr><td>b &lt;&amp;&gt;.jsonl</td><td>12</td><td>—</td><td>bad-record</td><td></td><td></td>"
-    "<td>None / None</td><td>turns[1]: HTN: cannot read &#x27;&lt;b&gt;&#x27;</td></tr>\n"
+    "<td>— / —</td><td>turns[1]: HTN: cannot read &#x27;&lt;b&gt;&#x27;</td></tr>\n"
     "<tr><td>games.jsonl</td><td>20</td><td>s&#x27;1</td><td>illegal</td><td>0</td><td>game.over</td>"
-    "<td>None / None</td><td></td></tr>\n"
+    "<td>— / —</td><td></td></tr>\n"
 )
 
 

@@ -136,6 +136,11 @@ def game_link(site: str, row: dict, sheet: str | None) -> str | None:
     return f"{site.rstrip('/')}/game?turns={quote(sheet, safe='')}{at}"
 
 
+def _shown(value) -> str:
+    """A value of OUT in the report's table, HTML-escaped: a null (no id, no result, no claim) as "—"."""
+    return "—" if value is None else html.escape(str(value))
+
+
 def write_report(path: str, summary: Summary, rows: list[dict], inputs: list[str], site: str | None) -> None:
     """The HTML report of an audit (``rows``: the listed rows, those not ok)."""
     e = html.escape
@@ -159,14 +164,14 @@ def write_report(path: str, summary: Summary, rows: list[dict], inputs: list[str
     )
     for row in rows:
         link = game_link(site or "", row, row.get("sheet"))
-        ident = e(str(row["id"])) if row["id"] is not None else "—"
+        ident = _shown(row["id"])
         if link:
             ident = f"<a href='{e(link)}'>{ident}</a>"
         first = "" if row["first_illegal"] is None else str(row["first_illegal"])  # OUT's index: 0-based
         parts.append(
             f"<tr><td>{e(row['file'])}</td><td>{row['line']}</td><td>{ident}</td><td>{e(row['status'])}</td>"
             f"<td>{first}</td><td>{e(', '.join(row['violations']))}</td>"
-            f"<td>{e(str(row['result']))} / {e(str(row['claimed']))}</td><td>{e(row['error'] or '')}</td></tr>"
+            f"<td>{_shown(row['result'])} / {_shown(row['claimed'])}</td><td>{e(row['error'] or '')}</td></tr>"
         )
     parts.append("</tbody></table></body></html>")
     with open(path, "w", encoding="utf-8") as fh:
