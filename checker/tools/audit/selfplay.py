@@ -66,7 +66,8 @@ def _spoil(rng: random.Random, record: dict) -> dict | bytes:
     turns = record["turns"]
     if kind == "illegal-turn" and isinstance(turns, list) and turns:
         i = rng.randrange(len(turns))
-        # the same cell Placed on twice, or an off-board Shape: both parse, neither is legal
+        # the same cell Placed on twice, or at the first turn "d4 +d4" (a Place the opening restriction
+        # forbids): both parse, neither is legal
         record["turns"] = turns[:i] + [turns[i - 1] if i > 0 else "d4 +d4"] + turns[i + 1 :]
     elif kind == "wrong-claim":
         record["result"] = rng.choice([r for r in ("A", "B", "draw") if r != record["result"]])
