@@ -62,10 +62,12 @@ ifeq ($(MAKECMDGOALS),test)
 MAKEFLAGS += --jobs=2
 endif
 
-# One xdist worker more than there are cores: the suite spends about half its time waiting on the
-# servers, browsers and commands it starts, and a third worker fills that (the tests on 2 cores, one
-# warm clone: 424 s with 2 workers, 283 s with 3, 310 s with 4).  A test whose timing needs the cores is marked `alone`
-# (tests/conftest.py): no other worker runs a test beside it.
+# One xdist worker more than there are cores: the suite waits on the servers, browsers and commands
+# it starts (the cores were about 30% idle with 2 workers).  Measured on 2 cores in one warm clone, the
+# tests alone: 283 s with 3 workers and 310 s with 4 in one hour; 404 s with 3 and 396 s with 2 back
+# to back in the next, when the same commit's fresh `make test` took 495 s instead of 359 s (the
+# machine's speed varies that much; docs/testing.md).  A test whose timing needs the cores is marked
+# `alone` (tests/conftest.py): no other worker runs a test beside it.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 
 # The lint runs beside the tests (it takes 8 s of one core, and the tests' first seconds are the
