@@ -403,3 +403,24 @@ def test_no_mark_covers_a_label_in_the_browser(base, page, width, scheme):
     page.wait_for_selector("#board-view svg #marks circle")
     _settle(page)
     assert page.evaluate(LABELS_UNDER_MARKS, "#board-view svg") == []
+
+
+@pytest.mark.parametrize("scheme", ["light"])
+@pytest.mark.parametrize("width", [1280])
+def test_axe_runs_every_default_rule_that_can_fail_a_page_and_no_other(base, page, width, scheme):
+    """tests/web/accessibility.py runs only the rules of axe's default run that can report a serious or
+    critical finding: none beyond the default run, every rule of it known to report serious or critical
+    ones, and none of those that report only minor or moderate ones."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from tests.web.accessibility import rules_that_can_fail, violations
+
+    page.goto(base + "rules")
+    default = Axe().run(page).response
+    ran = {r["id"] for kind in ("violations", "passes", "incomplete", "inapplicable") for r in default[kind]}
+    kept = set(rules_that_can_fail(page))
+    assert kept <= ran
+    assert {"color-contrast", "image-alt", "label", "button-name", "link-name", "aria-valid-attr"} <= kept
+    assert {"region", "heading-order", "landmark-one-main", "page-has-heading-one"} <= ran - kept
+    page.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend', '<img src=\"x.png\">')")
+    assert "image-alt" in {v.rule for v in violations(page)}  # a critical finding is still found
